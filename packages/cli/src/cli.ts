@@ -1,0 +1,45 @@
+/** The `npov` command: builds the commander program and turns typed errors into one-line failures. */
+
+import { NpovError } from "@npov/core";
+import { Command, CommanderError } from "commander";
+import { registerDemo } from "./commands/demo.js";
+import { registerKb } from "./commands/kb.js";
+import { registerPrompt } from "./commands/prompt.js";
+
+/** Build the program (exported so tests can inspect commands). */
+export function buildProgram(): Command {
+  const program = new Command();
+  program
+    .name("npov")
+    .description("Detect hallucinations and coverage errors in neutral-point-of-view (NPOV) responses.")
+    .version("0.1.0")
+    .exitOverride()
+    .showHelpAfterError(false);
+  registerDemo(program);
+  registerKb(program);
+  registerPrompt(program);
+  for (const command of program.commands) command.exitOverride();
+  return program;
+}
+
+/** Run the CLI; returns the process exit code (0 ok, 1 unexpected failure, 2 bad input or usage). */
+export async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv, { from: "user" });
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version exit with code 0; commander already printed the reason otherwise.
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    if (error instanceof NpovError) {
+      process.stderr.write(`npov: ${error.message.split("\n").join("; ")} [${error.code}]\n`);
+      return 2;
+    }
+    process.stderr.write(
+      `npov: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    return 1;
+  }
+}

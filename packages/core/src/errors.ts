@@ -1,0 +1,127 @@
+/**
+ * Typed errors. Every error npov throws on bad input is an {@link NpovError} with a stable `code`
+ * (safe to switch on; never reworded) and a message that says what to fix.
+ */
+
+/** Base class of every error npov throws on purpose. */
+export class NpovError extends Error {
+  /** Stable machine-readable identifier, e.g. `"EMPTY_TEXT"`. */
+  readonly code: string;
+  /** Where the problem is: a field path such as `perspectives[1].arguments`, when known. */
+  readonly path: string | undefined;
+
+  constructor(code: string, message: string, options: { path?: string; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.code = code;
+    this.path = options.path;
+  }
+}
+
+/** A text field (query, topic, argument, response) is empty or only whitespace. */
+export class EmptyTextError extends NpovError {
+  constructor(path: string) {
+    super("EMPTY_TEXT", `${path} is empty: give it some text.`, { path });
+  }
+}
+
+/** A field that must be a string holds something else. */
+export class NotTextError extends NpovError {
+  constructor(path: string, got: unknown) {
+    super("NOT_TEXT", `${path} must be a string, got ${describe(got)}.`, { path });
+  }
+}
+
+/** A perspective has no arguments. */
+export class NoArgumentsError extends NpovError {
+  constructor(path: string, label: string) {
+    super(
+      "NO_ARGUMENTS",
+      `${path} (perspective "${label}") has no arguments: give it at least one argument or remove it.`,
+      { path },
+    );
+  }
+}
+
+/** Fewer than two perspectives: a neutral response needs at least two sides. */
+export class TooFewPerspectivesError extends NpovError {
+  constructor(path: string, count: number) {
+    super(
+      "TOO_FEW_PERSPECTIVES",
+      `${path} has ${count} perspective(s) with arguments; an NPOV input needs at least two (e.g. "pro" and "con").`,
+      { path },
+    );
+  }
+}
+
+/** A structurally invalid value (wrong type, duplicate label, out-of-range option). */
+export class InvalidValueError extends NpovError {
+  constructor(path: string, problem: string) {
+    super("INVALID_VALUE", `${path}: ${problem}`, { path });
+  }
+}
+
+/** A split name other than train, dev or test. */
+export class UnknownSplitError extends NpovError {
+  constructor(split: unknown) {
+    super("UNKNOWN_SPLIT", `Unknown split ${describe(split)}: use one of train, dev, test.`);
+  }
+}
+
+/** A file or directory that cannot be read (missing, permissions, not a file). */
+export class FileReadError extends NpovError {
+  readonly file: string;
+  constructor(file: string, cause: unknown) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super("FILE_UNREADABLE", `Cannot read ${file}: ${reason}. Check the path and permissions.`, {
+      cause,
+    });
+    this.file = file;
+  }
+}
+
+/** One problem found while validating a knowledge-base or dataset file. */
+export interface FileIssue {
+  file: string;
+  /** 1-based line number (JSONL) or undefined for whole-file problems. */
+  line: number | undefined;
+  /** Field path inside the record, e.g. `perspectives[0].arguments[2].text`. */
+  field: string;
+  message: string;
+}
+
+/** A knowledge-base or dataset file with invalid records; `issues` lists every problem found. */
+export class FileFormatError extends NpovError {
+  readonly issues: FileIssue[];
+  constructor(issues: FileIssue[]) {
+    const shown = issues
+      .slice(0, 20)
+      .map((i) => `${i.file}${i.line === undefined ? "" : `:${i.line}`} ${i.field || "(record)"}: ${i.message}`);
+    const more = issues.length > 20 ? `\n... and ${issues.length - 20} more` : "";
+    super("INVALID_FILE", `${issues.length} problem(s) in input file:\n${shown.join("\n")}${more}`);
+    this.issues = issues;
+  }
+}
+
+/** Generator output that is not `<opening>} Neutral response core: {<core>}`. */
+export class GeneratorOutputError extends NpovError {
+  constructor(problem: string) {
+    super("MALFORMED_GENERATOR_OUTPUT", `Malformed generator output: ${problem}`);
+  }
+}
+
+/** A topic cannot provide what was asked (e.g. sampling 3 arguments from a side that has 2). */
+export class InsufficientArgumentsError extends NpovError {
+  constructor(message: string) {
+    super("INSUFFICIENT_ARGUMENTS", message);
+  }
+}
+
+/** Describe a value for an error message without dumping large objects. */
+export function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "string") return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value);
+  if (typeof value === "object") return "an object";
+  return `${typeof value} ${String(value)}`;
+}

@@ -1,0 +1,36 @@
+/** File helpers: typed read errors and atomic writes (temp file in the same folder, then rename). */
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { FileReadError } from "./errors.js";
+
+/** Read a UTF-8 text file. @throws FileReadError */
+export function readTextFile(file: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (cause) {
+    throw new FileReadError(file, cause);
+  }
+}
+
+/**
+ * Write a file atomically: readers see the old content or the new one, never half a file, even if the
+ * process dies mid-write. Creates the parent folder.
+ */
+export function writeFileAtomic(file: string, data: string | Uint8Array): void {
+  const dir = dirname(file);
+  mkdirSync(dir, { recursive: true });
+  const tmp = join(dir, `.${basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  try {
+    writeFileSync(tmp, data);
+    renameSync(tmp, file);
+  } catch (error) {
+    rmSync(tmp, { force: true });
+    throw error;
+  }
+}
+
+/** Serialize records as JSON Lines (one JSON object per line, trailing newline). */
+export function toJsonl(records: readonly unknown[]): string {
+  return records.map((r) => JSON.stringify(r)).join("\n") + (records.length > 0 ? "\n" : "");
+}

@@ -1,0 +1,198 @@
+/**
+ * The knowledge base: topics with a leading question and every argument per perspective.
+ *
+ * File format (JSON Lines, UTF-8, one topic per line; a `.json` file holding an array also works):
+ * ```json
+ * {"id": "school-uniforms", "title": "school uniforms", "query": "Should schools require uniforms?",
+ *  "split": "train",
+ *  "perspectives": [
+ *    {"label": "pro", "arguments": [{"id": "school-uniforms/pro/0", "text": "...", "paraphrases": ["..."]}]},
+ *    {"label": "con", "arguments": [{"text": "..."}]}]}
+ * ```
+ * `id` of an argument is optional (defaults to `<topic id>/<label>/<index>`); `paraphrases` are optional.
+ * A topic may list a single perspective (some Perspectrum claims do); such a topic cannot be sampled.
+ */
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { z } from "zod";
+import { FileFormatError, type FileIssue, FileReadError, InvalidValueError, UnknownSplitError } from "./errors.js";
+import { readTextFile, toJsonl, writeFileAtomic } from "./io.js";
+import type { Split, Topic } from "./types.js";
+import { SPLITS } from "./types.js";
+
+const nonEmpty = z.string().refine((s) => s.trim().length > 0, { message: "must not be empty" });
+const noBraces = nonEmpty.refine((s) => !/[{}]/.test(s), { message: "must not contain curly braces" });
+
+const argumentSchema = z.strictObject({
+  id: nonEmpty.optional(),
+  text: nonEmpty,
+  paraphrases: z.array(nonEmpty).optional(),
+});
+
+const topicSchema = z.strictObject({
+  id: nonEmpty,
+  title: nonEmpty,
+  query: nonEmpty,
+  split: z.enum(["train", "dev", "test"]),
+  perspectives: z.array(z.strictObject({ label: noBraces, arguments: z.array(argumentSchema).min(1) })).min(1),
+  meta: z.record(z.string(), z.unknown()).optional(),
+});
+
+function fieldPath(path: ReadonlyArray<PropertyKey>): string {
+  let out = "";
+  for (const part of path) out += typeof part === "number" ? `[${part}]` : `${out ? "." : ""}${String(part)}`;
+  return out;
+}
+
+/** Validate one parsed record as a topic; return the topic or the issues found. */
+export function parseTopic(value: unknown, file: string, line: number | undefined): Topic | FileIssue[] {
+  const result = topicSchema.safeParse(value);
+  if (!result.success) {
+    return result.error.issues.map((issue) => ({ file, line, field: fieldPath(issue.path), message: issue.message }));
+  }
+  const topic = result.data as Topic;
+  const issues: FileIssue[] = [];
+  const labels = new Set<string>();
+  topic.perspectives.forEach((p, k) => {
+    if (labels.has(p.label))
+      issues.push({ file, line, field: `perspectives[${k}].label`, message: `duplicate perspective "${p.label}"` });
+    labels.add(p.label);
+    p.arguments.forEach((a, j) => {
+      a.id ??= `${topic.id}/${p.label}/${j}`;
+    });
+  });
+  return issues.length > 0 ? issues : topic;
+}
+
+/** Parse knowledge-base text (JSONL, or a JSON array) from `file`. @throws FileFormatError */
+export function parseKnowledgeBase(text: string, file: string): Topic[] {
+  const topics: Topic[] = [];
+  const issues: FileIssue[] = [];
+  const accept = (value: unknown, line: number | undefined, where: string) => {
+    const parsed = parseTopic(value, file, line);
+    if (Array.isArray(parsed))
+      issues.push(...parsed.map((i) => ({ ...i, field: where + (where && i.field ? "." : "") + i.field })));
+    else topics.push(parsed);
+  };
+  const trimmed = text.trimStart();
+  if (trimmed.startsWith("[")) {
+    let values: unknown;
+    try {
+      values = JSON.parse(text);
+    } catch (e) {
+      throw new FileFormatError([
+        { file, line: undefined, field: "", message: `invalid JSON: ${(e as Error).message}` },
+      ]);
+    }
+    if (!Array.isArray(values))
+      throw new FileFormatError([
+        { file, line: undefined, field: "", message: "a .json knowledge base must hold an array of topics" },
+      ]);
+    values.forEach((v, k) => {
+      accept(v, undefined, `[${k}]`);
+    });
+  } else {
+    text.split("\n").forEach((raw, k) => {
+      if (raw.trim().length === 0) return;
+      let value: unknown;
+      try {
+        value = JSON.parse(raw);
+      } catch (e) {
+        issues.push({ file, line: k + 1, field: "", message: `invalid JSON: ${(e as Error).message}` });
+        return;
+      }
+      accept(value, k + 1, "");
+    });
+  }
+  const seen = new Map<string, number>();
+  topics.forEach((t, k) => {
+    if (seen.has(t.id)) issues.push({ file, line: undefined, field: "id", message: `duplicate topic id "${t.id}"` });
+    seen.set(t.id, k);
+  });
+  if (issues.length > 0) throw new FileFormatError(issues);
+  if (topics.length === 0)
+    throw new FileFormatError([{ file, line: undefined, field: "", message: "no topics found" }]);
+  return topics;
+}
+
+/** A validated collection of topics. */
+export class KnowledgeBase {
+  readonly topics: readonly Topic[];
+  private readonly byId: Map<string, Topic>;
+
+  constructor(topics: readonly Topic[]) {
+    this.topics = topics;
+    this.byId = new Map(topics.map((t) => [t.id, t]));
+    if (this.byId.size !== topics.length) throw new InvalidValueError("topics", "topic ids must be unique.");
+  }
+
+  /** The topic with this id. @throws InvalidValueError */
+  get(id: string): Topic {
+    const topic = this.byId.get(id);
+    if (topic === undefined)
+      throw new InvalidValueError("topic", `no topic with id "${id}"; run \`npov kb list\` to see the ids.`);
+    return topic;
+  }
+
+  has(id: string): boolean {
+    return this.byId.has(id);
+  }
+
+  /** Topics of one split. @throws UnknownSplitError */
+  split(split: Split): Topic[] {
+    if (!(SPLITS as readonly string[]).includes(split)) throw new UnknownSplitError(split);
+    return this.topics.filter((t) => t.split === split);
+  }
+
+  /** Number of topics per split. */
+  splitCounts(): Record<Split, number> {
+    const counts: Record<Split, number> = { train: 0, dev: 0, test: 0 };
+    for (const t of this.topics) counts[t.split]++;
+    return counts;
+  }
+}
+
+/**
+ * Load a knowledge base from a `.jsonl`/`.json` file, or from a folder (every `.jsonl` file in it, in
+ * name order). Every problem is reported with its file, line and field.
+ * @throws FileReadError, FileFormatError
+ */
+export function loadKnowledgeBase(path: string): KnowledgeBase {
+  let files: string[];
+  try {
+    files = statSync(path).isDirectory()
+      ? readdirSync(path)
+          .filter((f) => f.endsWith(".jsonl"))
+          .sort()
+          .map((f) => join(path, f))
+      : [path];
+  } catch (cause) {
+    throw new FileReadError(path, cause);
+  }
+  if (files.length === 0) throw new FileReadError(path, new Error("the folder has no .jsonl files"));
+  const topics: Topic[] = [];
+  const issues: FileIssue[] = [];
+  for (const file of files) {
+    try {
+      topics.push(...parseKnowledgeBase(readTextFile(file), file));
+    } catch (e) {
+      if (e instanceof FileFormatError) issues.push(...e.issues);
+      else throw e;
+    }
+  }
+  if (issues.length > 0) throw new FileFormatError(issues);
+  const ids = new Set<string>();
+  for (const t of topics) {
+    if (ids.has(t.id))
+      throw new FileFormatError([
+        { file: path, line: undefined, field: "id", message: `duplicate topic id "${t.id}" across files` },
+      ]);
+    ids.add(t.id);
+  }
+  return new KnowledgeBase(topics);
+}
+
+/** Write topics as a JSONL knowledge base, atomically. */
+export function writeKnowledgeBase(file: string, topics: readonly Topic[]): void {
+  writeFileAtomic(file, toJsonl(topics));
+}

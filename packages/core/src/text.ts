@@ -1,0 +1,150 @@
+/**
+ * Text processing shared by every detector: word segmentation with character offsets, lowercasing,
+ * stop words, Porter stemming and sentence splitting. Word-level results always point back into the
+ * original text through `start`/`end` (UTF-16 offsets, as JavaScript strings index).
+ */
+import { createRequire } from "node:module";
+import { resolveStopwords, type StopwordOption } from "./stopwords.js";
+
+/** A word of a text: a maximal run of Unicode letters, marks and digits. */
+export interface Word {
+  /** The word as written. */
+  text: string;
+  /** Offset of the first character in the original text. */
+  start: number;
+  /** Offset after the last character. */
+  end: number;
+  /** Lowercased, NFC-normalized form. */
+  lower: string;
+}
+
+/** A word kept for matching, with its comparison key. */
+export interface Term extends Word {
+  /** The comparison key: `lower`, stemmed when stemming is on. */
+  term: string;
+}
+
+// Letters, combining marks and digits of any script are word characters: "Müller", "naïve" and
+// "東京" survive; apostrophes, hyphens and other punctuation separate words (as in the paper).
+const WORD_RE = /[\p{L}\p{M}\p{N}]+/gu;
+
+/** Split a text into words with character offsets. */
+export function segmentWords(text: string): Word[] {
+  const words: Word[] = [];
+  for (const m of text.matchAll(WORD_RE)) {
+    const start = m.index;
+    words.push({ text: m[0], start, end: start + m[0].length, lower: m[0].normalize("NFC").toLowerCase() });
+  }
+  return words;
+}
+
+const require = createRequire(import.meta.url);
+// Import the stemmer module alone: natural's index loads dotenv (which prints to stdout) and many
+// unrelated modules, costing ~0.4 s at start-up.
+const porter = require("natural/lib/natural/stemmers/porter_stemmer.js") as { stem(word: string): string };
+const stemCache = new Map<string, string>();
+const STEM_CACHE_LIMIT = 200_000;
+
+/** Porter-stem a lowercase word (natural's implementation of the original algorithm), memoized. */
+export function porterStem(word: string): string {
+  let stem = stemCache.get(word);
+  if (stem === undefined) {
+    stem = porter.stem(word);
+    if (stemCache.size >= STEM_CACHE_LIMIT) stemCache.clear();
+    stemCache.set(word, stem);
+  }
+  return stem;
+}
+
+/** Options for turning a text into comparable terms. */
+export interface TermOptions {
+  /** Porter-stem each word (default true). */
+  stem?: boolean;
+  /** Which stop words to drop (default `"nltk"`); `false` keeps all words. */
+  stopwords?: StopwordOption;
+}
+
+/** Words of `text` minus stop words, each with its (stemmed) comparison key: the paper's ROUGE words. */
+export function contentTerms(text: string, options: TermOptions = {}): Term[] {
+  const stem = options.stem ?? true;
+  const stop = resolveStopwords(options.stopwords ?? "nltk");
+  const terms: Term[] = [];
+  for (const w of segmentWords(text)) {
+    if (stop.has(w.lower)) continue;
+    terms.push({ ...w, term: stem ? porterStem(w.lower) : w.lower });
+  }
+  return terms;
+}
+
+/** A sentence with its offsets. */
+export interface Sentence {
+  text: string;
+  start: number;
+  end: number;
+}
+
+type WinkDoc = {
+  sentences(): { each(f: (s: { tokens(): { each(g: (t: { out(): string }) => void): void } }) => void): void };
+};
+let nlp: { readDoc(text: string): WinkDoc } | undefined;
+
+function winkNlp(): { readDoc(text: string): WinkDoc } {
+  if (nlp === undefined) {
+    // Loaded on first use: the model costs ~100 ms and most callers never split sentences.
+    const winkNLP = require("wink-nlp") as (model: unknown) => { readDoc(text: string): WinkDoc };
+    const model = require("wink-eng-lite-web-model");
+    nlp = winkNLP(model);
+  }
+  return nlp;
+}
+
+/**
+ * Split a text into sentences (wink-nlp), each with character offsets into `text`. Whitespace between
+ * sentences belongs to none; every non-space character belongs to exactly one sentence.
+ */
+export function splitSentences(text: string): Sentence[] {
+  if (text.trim().length === 0) return [];
+  const sentences: Sentence[] = [];
+  let cursor = 0;
+  winkNlp()
+    .readDoc(text)
+    .sentences()
+    .each((s) => {
+      let start = -1;
+      let end = -1;
+      s.tokens().each((t) => {
+        const value = t.out();
+        if (value.trim().length === 0) return;
+        const at = text.indexOf(value, cursor);
+        if (at < 0) return; // wink normalizes a few characters; those tokens keep the running span
+        if (start < 0) start = at;
+        end = at + value.length;
+        cursor = end;
+      });
+      if (start >= 0) sentences.push({ text: text.slice(start, end), start, end });
+    });
+  // Stitch any text wink skipped (rare normalization differences) onto the neighbouring sentence,
+  // so no text is silently dropped.
+  if (sentences.length === 0) {
+    const start = text.search(/\S/);
+    const end = text.trimEnd().length;
+    return [{ text: text.slice(start, end), start, end }];
+  }
+  const first = sentences[0] as Sentence;
+  const lead = text.search(/\S/);
+  if (lead < first.start) {
+    first.start = lead;
+    first.text = text.slice(first.start, first.end);
+  }
+  for (let i = 0; i < sentences.length; i++) {
+    const cur = sentences[i] as Sentence;
+    const nextStart = i + 1 < sentences.length ? (sentences[i + 1] as Sentence).start : text.length;
+    const gap = text.slice(cur.end, nextStart);
+    const trimmed = gap.trimEnd().length;
+    if (trimmed > 0 && gap.slice(0, trimmed).trim().length > 0) {
+      cur.end += trimmed;
+      cur.text = text.slice(cur.start, cur.end);
+    }
+  }
+  return sentences;
+}

@@ -1,0 +1,20 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+// Tests import the packages from source, so a test run never sees stale build output; CLI tests run
+// the built binary (`pnpm test` builds first).
+const pkg = (name: string) => fileURLToPath(new URL(`./packages/${name}/src/index.ts`, import.meta.url));
+
+export default defineConfig({
+  resolve: {
+    alias: Object.fromEntries(
+      ["core", "rouge", "salience", "classifier", "synth", "eval", "cli"].map((n) => [`@npov/${n}`, pkg(n)]),
+    ),
+  },
+  test: {
+    include: ["packages/*/test/**/*.test.ts", "test/**/*.test.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    pool: "forks",
+  },
+});
