@@ -2,9 +2,11 @@
 
 import { NpovError } from "@npov/core";
 import { Command, CommanderError } from "commander";
+import { registerCheck } from "./commands/check.js";
 import { registerDemo } from "./commands/demo.js";
 import { registerKb } from "./commands/kb.js";
 import { registerPrompt } from "./commands/prompt.js";
+import { registerRouge } from "./commands/rouge.js";
 
 /** Build the program (exported so tests can inspect commands). */
 export function buildProgram(): Command {
@@ -18,6 +20,8 @@ export function buildProgram(): Command {
   registerDemo(program);
   registerKb(program);
   registerPrompt(program);
+  registerCheck(program);
+  registerRouge(program);
   for (const command of program.commands) command.exitOverride();
   return program;
 }

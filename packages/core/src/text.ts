@@ -28,12 +28,20 @@ export interface Term extends Word {
 // "東京" survive; apostrophes, hyphens and other punctuation separate words (as in the paper).
 const WORD_RE = /[\p{L}\p{M}\p{N}]+/gu;
 
+const ASCII_RE = /^[\x00-\x7f]*$/;
+
+/** Lowercase (and NFC-normalize non-ASCII) a word; ASCII skips the costly normalization. */
+function lowerWord(word: string): string {
+  return ASCII_RE.test(word) ? word.toLowerCase() : word.normalize("NFC").toLowerCase();
+}
+
 /** Split a text into words with character offsets. */
 export function segmentWords(text: string): Word[] {
   const words: Word[] = [];
-  for (const m of text.matchAll(WORD_RE)) {
+  const re = new RegExp(WORD_RE.source, "gu");
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
     const start = m.index;
-    words.push({ text: m[0], start, end: start + m[0].length, lower: m[0].normalize("NFC").toLowerCase() });
+    words.push({ text: m[0], start, end: start + m[0].length, lower: lowerWord(m[0]) });
   }
   return words;
 }
@@ -69,12 +77,21 @@ export function contentTerms(text: string, options: TermOptions = {}): Term[] {
   const stem = options.stem ?? true;
   const stop = resolveStopwords(options.stopwords ?? "nltk");
   const terms: Term[] = [];
-  for (const w of segmentWords(text)) {
-    if (stop.has(w.lower)) continue;
-    terms.push({ ...w, term: stem ? porterStem(w.lower) : w.lower });
+  // Fused segmentation + filtering: this is the hot loop of every detector, so no intermediate Word
+  // objects are built for stop words.
+  const re = TERM_RE;
+  re.lastIndex = 0;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    const raw = m[0];
+    const lower = lowerWord(raw);
+    if (stop.has(lower)) continue;
+    terms.push({ text: raw, start: m.index, end: m.index + raw.length, lower, term: stem ? porterStem(lower) : lower });
   }
   return terms;
 }
+
+// Module-level sticky state is safe: contentTerms runs synchronously and resets lastIndex.
+const TERM_RE = new RegExp(WORD_RE.source, "gu");
 
 /** A sentence with its offsets. */
 export interface Sentence {

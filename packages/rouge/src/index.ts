@@ -1,1 +1,10 @@
-export {};
+/**
+ * @npov/rouge: the ROUGE-1 word-overlap detector of hallucination and coverage errors (SPEC section
+ * 2.1), and a plain ROUGE-N that reproduces Google's rouge-score.
+ * @packageDocumentation
+ */
+export * from "./detector.js";
+export { nltkPorterStem } from "./nltk-porter.js";
+export * from "./rouge-n.js";
+export * from "./score.js";
+export * from "./tokenize.js";

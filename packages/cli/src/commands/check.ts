@@ -1,0 +1,65 @@
+import { type RougeResult, rougeDetector } from "@npov/rouge";
+import type { Command } from "commander";
+import { out, outJson, parseList, readExample } from "../util.js";
+
+export const CHECK_METHODS = ["rouge"] as const;
+
+/** The JSON shape of a ROUGE result in `npov check` output. */
+export function rougeJson(r: RougeResult) {
+  return {
+    hallucination: r.hallucination,
+    coverage: r.coverage,
+    precision: r.precision,
+    recall: r.recall,
+    perspectives: r.perspectives.map((p) => ({
+      label: p.label,
+      recall: p.recall,
+      arguments: p.arguments.map((a) => ({
+        text: a.text,
+        ...(a.id === undefined ? {} : { id: a.id }),
+        recall: a.recall,
+      })),
+    })),
+    words: {
+      response: r.words.map((w) => ({ text: w.text, start: w.start, end: w.end, hallucination: w.hallucination })),
+      arguments: r.perspectives.flatMap((p, k) =>
+        p.arguments.flatMap((a, j) =>
+          a.words.map((w) => ({
+            perspective: k,
+            argument: j,
+            text: w.text,
+            start: w.start,
+            end: w.end,
+            coverage: w.coverage,
+          })),
+        ),
+      ),
+    },
+  };
+}
+
+export function registerCheck(program: Command): void {
+  program
+    .command("check")
+    .description("score one example {input, response} for hallucination and coverage errors")
+    .requiredOption("--input <file>", 'JSON file {"input": {...}, "response": "..."}')
+    .option("--methods <list>", `comma-separated detectors: ${CHECK_METHODS.join(", ")}`, "rouge")
+    .option("--json", "machine-readable output")
+    .action((opts: { input: string; methods: string; json?: boolean }) => {
+      const methods = parseList(opts.methods, CHECK_METHODS, "--methods");
+      const example = readExample(opts.input);
+      const result: Record<string, unknown> = {};
+      if (methods.includes("rouge")) result.rouge = rougeJson(rougeDetector(example.input, example.response));
+      if (opts.json) return outJson(result);
+      const rouge = result.rouge as ReturnType<typeof rougeJson> | undefined;
+      if (rouge !== undefined) {
+        out(`rouge  hallucination ${rouge.hallucination.toFixed(3)}  coverage ${rouge.coverage.toFixed(3)}`);
+        for (const p of rouge.perspectives) {
+          out(`  ${p.label}: recall ${p.recall.toFixed(3)}`);
+          for (const a of p.arguments) out(`    ${a.recall.toFixed(2)}  ${a.text}`);
+        }
+        const unsupported = rouge.words.response.filter((w) => w.hallucination === 1).map((w) => w.text);
+        out(`  response words not in any argument: ${unsupported.join(", ") || "(none)"}`);
+      }
+    });
+}

@@ -1,0 +1,31 @@
+/** Plain ROUGE-N between two texts, reproducing Google's rouge-score with `tokenizer: "rouge-score"`. */
+import { InvalidValueError, NotTextError } from "@npov/core";
+import { clippedOverlap, countTerms, ngrams, type PrecisionRecallF, scoreCounts } from "./score.js";
+import { type TokenizeOptions, tokenize } from "./tokenize.js";
+
+/** Options of {@link rougeN}. */
+export interface RougeNOptions extends TokenizeOptions {
+  /** n-gram order (default 1). */
+  n?: number;
+}
+
+/**
+ * ROUGE-N of `prediction` against `target`: precision = overlap / prediction n-grams, recall = overlap /
+ * target n-grams, clipped counts. With `{tokenizer: "rouge-score", stopwords: false}` this equals
+ * rouge-score's `RougeScorer(["rougeN"], use_stemmer=stem).score(target, prediction)`.
+ */
+export function rougeN(prediction: string, target: string, options: RougeNOptions = {}): PrecisionRecallF {
+  if (typeof prediction !== "string") throw new NotTextError("prediction", prediction);
+  if (typeof target !== "string") throw new NotTextError("target", target);
+  const n = options.n ?? 1;
+  if (!Number.isInteger(n) || n < 1) throw new InvalidValueError("n", `must be a positive integer, got ${String(n)}.`);
+  const pred = ngrams(
+    tokenize(prediction, options).map((t) => t.term),
+    n,
+  );
+  const tgt = ngrams(
+    tokenize(target, options).map((t) => t.term),
+    n,
+  );
+  return scoreCounts(clippedOverlap(countTerms(pred), countTerms(tgt)), pred.length, tgt.length);
+}

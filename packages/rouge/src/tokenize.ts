@@ -1,0 +1,73 @@
+/**
+ * Tokenizers for ROUGE: each turns a text into terms (comparison keys) that keep their character
+ * offsets, so word-level scores point back into the text.
+ */
+import { contentTerms, porterStem, resolveStopwords, type StopwordOption, type Term } from "@npov/core";
+import { nltkPorterStem } from "./nltk-porter.js";
+
+/** A custom tokenizer: text -> terms with offsets. */
+export type TokenizerFunction = (text: string) => Term[];
+
+/**
+ * `"default"`: Unicode words (letters, marks, digits of any script), lowercased, NLTK stop words
+ * dropped, natural's Porter stemmer -- the paper's ROUGE words.
+ * `"rouge-score"`: Google's rouge-score tokenizer -- lowercase, every run of characters outside
+ * [a-z0-9] becomes a separator (so non-ASCII letters split words), tokens longer than 3 characters
+ * stemmed with NLTK's Porter stemmer.
+ */
+export type TokenizerName = "default" | "rouge-score";
+
+/** Options shared by the ROUGE functions. */
+export interface TokenizeOptions {
+  tokenizer?: TokenizerName | TokenizerFunction;
+  /** Stem words (default true). */
+  stem?: boolean;
+  /** Stop words to drop (default `"nltk"`); `false` keeps all. */
+  stopwords?: StopwordOption;
+}
+
+/** rouge-score's tokenization with offsets into the original text. */
+export function rougeScoreTokenize(text: string, stem: boolean, stopwords: ReadonlySet<string>): Term[] {
+  // Lowercase character by character so offsets map back (a few characters lowercase to two, e.g.
+  // "İ" -> "i̇", whose ASCII "i" rouge-score keeps).
+  const terms: Term[] = [];
+  let run = "";
+  let runStart = -1;
+  let runEnd = -1;
+  const flush = () => {
+    if (run.length > 0) {
+      const token = stem && run.length > 3 ? nltkPorterStem(run) : run;
+      // rouge-score filters tokens that are not ^[a-z0-9]+$ after stemming; stop words are our option.
+      if (/^[a-z0-9]+$/.test(token) && !stopwords.has(run))
+        terms.push({ text: text.slice(runStart, runEnd), start: runStart, end: runEnd, lower: run, term: token });
+    }
+    run = "";
+    runStart = -1;
+  };
+  for (let i = 0; i < text.length; ) {
+    const cp = text.codePointAt(i) as number;
+    const width = cp > 0xffff ? 2 : 1;
+    const lower = String.fromCodePoint(cp).toLowerCase();
+    for (const ch of lower) {
+      if ((ch >= "a" && ch <= "z") || (ch >= "0" && ch <= "9")) {
+        if (runStart < 0) runStart = i;
+        run += ch;
+        runEnd = i + width;
+      } else flush();
+    }
+    i += width;
+  }
+  flush();
+  return terms;
+}
+
+/** Tokenize `text` into ROUGE terms according to `options`. */
+export function tokenize(text: string, options: TokenizeOptions = {}): Term[] {
+  const tokenizer = options.tokenizer ?? "default";
+  if (typeof tokenizer === "function") return tokenizer(text);
+  if (tokenizer === "rouge-score")
+    return rougeScoreTokenize(text, options.stem ?? true, resolveStopwords(options.stopwords ?? "nltk"));
+  return contentTerms(text, { stem: options.stem ?? true, stopwords: options.stopwords ?? "nltk" });
+}
+
+export { porterStem };
