@@ -28,11 +28,12 @@ export interface Term extends Word {
 // "東京" survive; apostrophes, hyphens and other punctuation separate words (as in the paper).
 const WORD_RE = /[\p{L}\p{M}\p{N}]+/gu;
 
-const ASCII_RE = /^[\x00-\x7f]*$/;
+// Any character outside 7-bit ASCII (written as a negated range so no control character appears).
+const NON_ASCII_RE = /[^ -~\t\n\r]/;
 
 /** Lowercase (and NFC-normalize non-ASCII) a word; ASCII skips the costly normalization. */
 function lowerWord(word: string): string {
-  return ASCII_RE.test(word) ? word.toLowerCase() : word.normalize("NFC").toLowerCase();
+  return !NON_ASCII_RE.test(word) ? word.toLowerCase() : word.normalize("NFC").toLowerCase();
 }
 
 /** Split a text into words with character offsets. */

@@ -57,12 +57,12 @@ describe("rougeDetector on a hand-worked example", () => {
 
   it("word offsets point into the response and the argument texts", () => {
     for (const w of result.words) expect(response.slice(w.start, w.end)).toBe(w.text);
-    result.perspectives.forEach((p, k) =>
+    result.perspectives.forEach((p, k) => {
       p.arguments.forEach((a, j) => {
         const text = input.perspectives[k]!.arguments[j]!.text;
         for (const w of a.words) expect(text.slice(w.start, w.end)).toBe(w.text);
-      }),
-    );
+      });
+    });
   });
 
   it("options: without stemming 'uniforms' still matches but 'families' vs nothing is unchanged", () => {
