@@ -4,9 +4,11 @@ import { NpovError } from "@npov/core";
 import { Command, CommanderError } from "commander";
 import { registerCheck } from "./commands/check.js";
 import { registerDemo } from "./commands/demo.js";
+import { registerEval } from "./commands/eval.js";
 import { registerKb } from "./commands/kb.js";
 import { registerPrompt } from "./commands/prompt.js";
 import { registerRouge } from "./commands/rouge.js";
+import { registerSynth } from "./commands/synth.js";
 
 /** Build the program (exported so tests can inspect commands). */
 export function buildProgram(): Command {
@@ -22,6 +24,8 @@ export function buildProgram(): Command {
   registerPrompt(program);
   registerCheck(program);
   registerRouge(program);
+  registerSynth(program);
+  registerEval(program);
   for (const command of program.commands) command.exitOverride();
   return program;
 }

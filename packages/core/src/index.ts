@@ -3,6 +3,8 @@
  * every npov package.
  * @packageDocumentation
  */
+
+export * from "./dataset.js";
 export * from "./errors.js";
 export * from "./io.js";
 export * from "./kb.js";

@@ -77,6 +77,8 @@ export interface NpovExample {
   /** Knowledge-base topic id the example came from. */
   topicId?: string;
   split?: Split;
+  /** Provenance, e.g. `{ style: "free", variant: "coverage", paraphrased: true }`. */
+  meta?: Record<string, unknown>;
 }
 
 /** A knowledge-base topic: a leading question and every argument for each perspective. */

@@ -87,17 +87,18 @@ export function validateResponse(value: unknown, path = "response"): string {
 
 /** Validate an {@link NpovExample} (input + response; labels and truth are passed through). */
 export function validateExample(value: unknown, path = "example"): NpovExample {
+  const at = (field: string) => (path ? `${path}.${field}` : field);
   if (!isRecord(value))
-    throw new InvalidValueError(path, `must be an object {input, response}, got ${describe(value)}.`);
+    throw new InvalidValueError(path || "example", `must be an object {input, response}, got ${describe(value)}.`);
   const example = { ...(value as unknown as NpovExample) };
-  example.input = validateInput(value.input, `${path}.input`);
-  example.response = validateResponse(value.response, `${path}.response`);
+  example.input = validateInput(value.input, at("input"));
+  example.response = validateResponse(value.response, at("response"));
   if (value.labels !== undefined) {
-    if (!isRecord(value.labels)) throw new InvalidValueError(`${path}.labels`, "must be an object.");
+    if (!isRecord(value.labels)) throw new InvalidValueError(at("labels"), "must be an object.");
     for (const key of ["hallucination", "coverage", "ambiguous"]) {
       const v = value.labels[key];
       if (v !== undefined && typeof v !== "boolean")
-        throw new InvalidValueError(`${path}.labels.${key}`, `must be true or false, got ${describe(v)}.`);
+        throw new InvalidValueError(at(`labels.${key}`), `must be true or false, got ${describe(v)}.`);
     }
   }
   if (value.split !== undefined) example.split = parseSplit(value.split);

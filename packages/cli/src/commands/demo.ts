@@ -1,20 +1,52 @@
 import { generatorPrompt, openKnowledgeBase, sampleInput } from "@npov/core";
+import { evaluate, formatResultTable, rougeEvalDetector } from "@npov/eval";
+import { rougeDetector } from "@npov/rouge";
+import { buildDataset, SLICES, summarizeDataset, writeReferenceResponse } from "@npov/synth";
 import type { Command } from "commander";
 import { out, parseInteger } from "../util.js";
+import { summaryTable } from "./synth.js";
 
 export function registerDemo(program: Command): void {
   program
     .command("demo")
-    .description("the main job on the embedded defaults: sample an input from fixtures/kb and show its prompt")
+    .description("the main job on the embedded defaults (fixtures/kb): prompt, response, detection, evaluation")
     .option("--kb <spec>", "knowledge base", "fixtures")
     .option("--seed <n>", "random seed", "0")
-    .action((opts: { kb: string; seed: string }) => {
+    .action(async (opts: { kb: string; seed: string }) => {
       const seed = parseInteger(opts.seed, "--seed");
       const base = openKnowledgeBase(opts.kb);
-      const topic = base.topics[seed % base.topics.length];
+      const topic = base.topics[Math.abs(seed) % base.topics.length];
       if (topic === undefined) return;
       const input = sampleInput(topic, { seed });
-      out(`Topic ${topic.id}: ${topic.query}`);
-      out(`\nGenerator prompt (paper Figure 3):\n${generatorPrompt(input)}`);
+      out(
+        `1. Input sampled from topic "${topic.id}" (${topic.split} split)\n\nGenerator prompt (paper Figure 3):\n${generatorPrompt(input)}`,
+      );
+
+      const written = writeReferenceResponse(input, { seed, style: "close" });
+      out(`\n2. Error-free reference response (template writer):\n${written.response}`);
+
+      const clean = rougeDetector(input, written.response);
+      const dropped = {
+        ...input,
+        perspectives: input.perspectives.map((p, k) =>
+          k === 0 && p.arguments.length > 1 ? { ...p, arguments: p.arguments.slice(1) } : p,
+        ),
+      };
+      out(
+        `\n3. ROUGE detector (SPEC 2.1): hallucination ${clean.hallucination.toFixed(3)}, coverage ${clean.coverage.toFixed(3)}`,
+      );
+      if (dropped.perspectives[0]!.arguments.length < input.perspectives[0]!.arguments.length) {
+        const halluc = rougeDetector(dropped, written.response);
+        out(
+          `   same response with the first "${input.perspectives[0]!.label}" argument removed from the input (a synthetic hallucination): hallucination ${halluc.hallucination.toFixed(3)}`,
+        );
+      }
+
+      const dataset = buildDataset(base, { split: "test", seed });
+      out(
+        `\n4. Synthetic test dataset (SPEC 3), ${dataset.length} examples:\n${summaryTable(summarizeDataset(dataset))}`,
+      );
+      const result = await evaluate(dataset, [rougeEvalDetector()], { bootstrap: false, sliceOrder: SLICES });
+      out(`\n5. ROC AUC of the ROUGE detector (SPEC 4):\n${formatResultTable(result)}`);
     });
 }

@@ -1,0 +1,62 @@
+import { openKnowledgeBase, parseSplit, writeExamples } from "@npov/core";
+import { buildDataset, SLICES, type SliceSummary, summarizeDataset } from "@npov/synth";
+import type { Command } from "commander";
+import { out, outJson, parseInteger, parseList, table } from "../util.js";
+
+/** Table 7 style text table of a dataset summary. */
+export function summaryTable(rows: readonly SliceSummary[]): string {
+  const total = rows.reduce(
+    (t, r) => ({
+      slice: "total",
+      examples: t.examples + r.examples,
+      errorFree: t.errorFree + r.errorFree,
+      hallucinationOnly: t.hallucinationOnly + r.hallucinationOnly,
+      coverageOnly: t.coverageOnly + r.coverageOnly,
+      both: t.both + r.both,
+      ambiguous: t.ambiguous + r.ambiguous,
+    }),
+    { slice: "total", examples: 0, errorFree: 0, hallucinationOnly: 0, coverageOnly: 0, both: 0, ambiguous: 0 },
+  );
+  return table(
+    ["slice", "examples", "error-free", "hallucination only", "coverage only", "both", "ambiguous"],
+    [...rows, total].map((r) =>
+      [r.slice, r.examples, r.errorFree, r.hallucinationOnly, r.coverageOnly, r.both, r.ambiguous].map(String),
+    ),
+  );
+}
+
+export function registerSynth(program: Command): void {
+  program
+    .command("synth")
+    .description("build an evaluation dataset: error-free reference responses and synthetic errors (JSONL)")
+    .option("--kb <spec>", 'knowledge base: "fixtures", "perspectrum" or a path', "fixtures")
+    .requiredOption("--split <split>", "train | dev | test (topics never cross splits)")
+    .option("--slices <list>", `comma-separated: ${SLICES.join(", ")}`, SLICES.join(","))
+    .option("--seed <n>", "random seed", "0")
+    .option("--per-topic <n>", "error-free inputs sampled per topic", "6")
+    .requiredOption("--out <file>", "output JSONL file (written atomically)")
+    .option("--json", "print the summary as JSON")
+    .action(
+      (opts: {
+        kb: string;
+        split: string;
+        slices: string;
+        seed: string;
+        perTopic: string;
+        out: string;
+        json?: boolean;
+      }) => {
+        const examples = buildDataset(openKnowledgeBase(opts.kb), {
+          split: parseSplit(opts.split),
+          slices: parseList(opts.slices, SLICES, "--slices"),
+          seed: parseInteger(opts.seed, "--seed"),
+          perTopic: parseInteger(opts.perTopic, "--per-topic"),
+        });
+        writeExamples(opts.out, examples);
+        const summary = summarizeDataset(examples);
+        if (opts.json) return outJson({ out: opts.out, examples: examples.length, slices: summary });
+        out(summaryTable(summary));
+        out(`\nwrote ${examples.length} examples to ${opts.out}`);
+      },
+    );
+}

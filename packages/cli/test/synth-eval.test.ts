@@ -1,0 +1,59 @@
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { readExamples } from "@npov/core";
+import { describe, expect, it } from "vitest";
+import { npov } from "./helpers.js";
+
+const tmp = mkdtempSync(join(tmpdir(), "npov-cli-synth-"));
+
+describe("npov synth and npov eval", () => {
+  const data = join(tmp, "test.jsonl");
+
+  it("synth writes a dataset and prints a Table 7 style summary", () => {
+    const r = npov("synth", "--kb", "fixtures", "--split", "test", "--seed", "7", "--out", data);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/slice\s+examples\s+error-free\s+hallucination only\s+coverage only\s+both\s+ambiguous/);
+    const examples = readExamples(data);
+    expect(r.stdout).toContain(`wrote ${examples.length} examples`);
+    expect(examples.every((e) => e.split === "test")).toBe(true);
+    // Same seed, same bytes.
+    const again = join(tmp, "again.jsonl");
+    npov("synth", "--kb", "fixtures", "--split", "test", "--seed", "7", "--out", again);
+    expect(readFileSync(again, "utf8")).toBe(readFileSync(data, "utf8"));
+  });
+
+  it("synth --slices restricts the slices; bad names are refused", () => {
+    const out = join(tmp, "one.jsonl");
+    const r = npov("synth", "--split", "dev", "--slices", "ambiguous-synthetic", "--out", out, "--json");
+    expect(JSON.parse(r.stdout).slices.map((s: { slice: string }) => s.slice)).toEqual(["ambiguous-synthetic"]);
+    const bad = npov("synth", "--split", "dev", "--slices", "organic", "--out", out);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain("[USAGE]");
+  });
+
+  it("eval prints the table, --json gives the same numbers, --report writes HTML", () => {
+    const report = join(tmp, "report.html");
+    const text = npov("eval", "--data", data, "--methods", "rouge", "--report", report);
+    expect(text.status).toBe(0);
+    expect(text.stdout).toMatch(/slice\s+rouge hall\s+rouge cov/);
+    const json = JSON.parse(npov("eval", "--data", data, "--methods", "rouge", "--json").stdout);
+    const row = json.rows.find(
+      (r: { slice: string; errorType: string; level: string }) =>
+        r.slice === "unparaphrased-synthetic" && r.errorType === "coverage" && r.level === "example",
+    );
+    expect(text.stdout).toContain(`${row.auc.toFixed(3)} (n=${row.n})`);
+    expect(existsSync(report)).toBe(true);
+    expect(readFileSync(report, "utf8")).toContain('<svg class="roc"');
+  });
+
+  it("eval refuses a malformed dataset with the file and line", () => {
+    const bad = join(tmp, "bad.jsonl");
+    const lines = readFileSync(data, "utf8").split("\n");
+    lines[2] = '{"input": {"topic": "t", "query": "", "perspectives": []}, "response": "x"}';
+    writeFileSync(bad, lines.join("\n"));
+    const r = npov("eval", "--data", bad);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`${bad}:3 input.query`);
+  });
+});

@@ -1,0 +1,42 @@
+/**
+ * Dataset files: JSON Lines, one {@link NpovExample} per line (format documented in packages/synth's
+ * README). Reading validates every line and reports the file, line and field of each problem.
+ */
+import { FileFormatError, type FileIssue, NpovError } from "./errors.js";
+import { readTextFile, toJsonl, writeFileAtomic } from "./io.js";
+import type { NpovExample } from "./types.js";
+import { validateExample } from "./validate.js";
+
+/** Parse dataset JSONL text. @throws FileFormatError listing every bad line */
+export function parseExamplesJsonl(text: string, file: string): NpovExample[] {
+  const examples: NpovExample[] = [];
+  const issues: FileIssue[] = [];
+  text.split("\n").forEach((raw, k) => {
+    if (raw.trim().length === 0) return;
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch (e) {
+      issues.push({ file, line: k + 1, field: "", message: `invalid JSON: ${(e as Error).message}` });
+      return;
+    }
+    try {
+      examples.push(validateExample(value, ""));
+    } catch (e) {
+      if (!(e instanceof NpovError)) throw e;
+      issues.push({ file, line: k + 1, field: e.path ?? "", message: e.message });
+    }
+  });
+  if (issues.length > 0) throw new FileFormatError(issues);
+  return examples;
+}
+
+/** Read a dataset JSONL file. @throws FileReadError, FileFormatError */
+export function readExamples(file: string): NpovExample[] {
+  return parseExamplesJsonl(readTextFile(file), file);
+}
+
+/** Write examples as JSONL, atomically. */
+export function writeExamples(file: string, examples: readonly NpovExample[]): void {
+  writeFileAtomic(file, toJsonl(examples));
+}

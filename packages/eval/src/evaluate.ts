@@ -1,0 +1,247 @@
+/**
+ * `evaluate(dataset, detectors)`: ROC AUC per detector x error type x slice at the example level, and at
+ * the word level where word labels exist (SPEC section 4), plus pooled ROC curves and chosen thresholds.
+ */
+import type { NpovExample, NpovInput, Span } from "@npov/core";
+import { bootstrapCi, type ConfidenceInterval } from "./bootstrap.js";
+import { type RocPoint, rocAuc, rocCurve } from "./roc.js";
+import { chooseThreshold, type ThresholdMetrics, type ThresholdRule } from "./thresholds.js";
+
+/** The two error types. */
+export type ErrorType = "hallucination" | "coverage";
+export const ERROR_TYPES: readonly ErrorType[] = ["hallucination", "coverage"];
+
+/** A scored response word (hallucination score) with offsets into the response. */
+export interface ResponseWordScore {
+  start: number;
+  end: number;
+  score: number;
+}
+
+/** A scored argument word (coverage-error score) with offsets into its argument text. */
+export interface ArgumentWordScore {
+  perspective: number;
+  argument: number;
+  start: number;
+  end: number;
+  score: number;
+}
+
+/** What a detector returns for one example: scores in [0, 1], higher = more likely an error. */
+export interface DetectorOutput {
+  hallucination: number;
+  coverage: number;
+  words?: { response: ResponseWordScore[]; arguments: ArgumentWordScore[] };
+}
+
+/** Anything that scores (input, response) pairs; async so model-backed detectors fit. */
+export interface Detector {
+  name: string;
+  score(input: NpovInput, response: string): DetectorOutput | Promise<DetectorOutput>;
+}
+
+/** An AUC with its sample sizes; `auc` is null when a class is missing. */
+export interface AucCell {
+  auc: number | null;
+  n: number;
+  positives: number;
+  negatives: number;
+  ci?: { low: number; high: number; level: number };
+}
+
+/** One cell of the results: slice x detector x error type x level. */
+export interface EvaluationRow extends AucCell {
+  slice: string;
+  detector: string;
+  errorType: ErrorType;
+  level: "example" | "word";
+}
+
+/** A pooled ROC curve (all slices) for one detector and error type. */
+export interface RocCurveResult {
+  detector: string;
+  errorType: ErrorType;
+  auc: number;
+  points: RocPoint[];
+}
+
+/** A threshold chosen on the pooled scores. */
+export interface ThresholdResult {
+  detector: string;
+  errorType: ErrorType;
+  rule: string;
+  metrics: ThresholdMetrics;
+}
+
+/** Per-example scores, kept for reports and reproducibility. */
+export interface ExampleScores {
+  id: string;
+  slice: string;
+  detector: string;
+  hallucination: number;
+  coverage: number;
+}
+
+/** Everything {@link evaluate} computes. */
+export interface EvaluationResult {
+  slices: string[];
+  detectors: string[];
+  rows: EvaluationRow[];
+  curves: RocCurveResult[];
+  thresholds: ThresholdResult[];
+  scores: ExampleScores[];
+}
+
+/** Options of {@link evaluate}. */
+export interface EvaluateOptions {
+  /** Called after each example is scored by all detectors. */
+  onProgress?: (done: number, total: number) => void;
+  /** Bootstrap intervals for example-level AUCs (default 200 resamples, seed 0); false to skip. */
+  bootstrap?: { resamples?: number; seed?: number; level?: number } | false;
+  /** Threshold rules to report (default: FPR <= 0.1, max F1, Youden's J). */
+  thresholdRules?: ThresholdRule[];
+  /** Add a pooled "all" slice row (default true when there are several slices). */
+  pooled?: boolean;
+  /** Order of slice rows; slices not listed follow in order of first appearance. */
+  sliceOrder?: readonly string[];
+}
+
+const DEFAULT_RULES: ThresholdRule[] = [{ rule: "fpr", target: 0.1 }, { rule: "max-f1" }, { rule: "youden" }];
+
+function ruleName(rule: ThresholdRule): string {
+  return rule.rule === "fpr" ? `fpr<=${rule.target}` : rule.rule;
+}
+
+function overlaps(a: Span, spans: readonly Span[]): boolean {
+  return spans.some((s) => a.start < s.end && s.start < a.end);
+}
+
+function cell(scores: number[], labels: boolean[], bootstrap: EvaluateOptions["bootstrap"]): AucCell {
+  const positives = labels.filter(Boolean).length;
+  const negatives = labels.length - positives;
+  const base: AucCell = { auc: null, n: labels.length, positives, negatives };
+  if (positives === 0 || negatives === 0) return base;
+  base.auc = rocAuc(scores, labels);
+  if (bootstrap !== false && bootstrap !== undefined) {
+    const ci: ConfidenceInterval = bootstrapCi(rocAuc, scores, labels, bootstrap);
+    base.ci = { low: ci.low, high: ci.high, level: ci.level };
+  }
+  return base;
+}
+
+/**
+ * Score every example with every detector and compute ROC AUCs. Example-level labels come from
+ * `labels.hallucination` / `labels.coverage` (examples without the label are skipped for that type);
+ * word-level labels from `wordLabels`: a response word is hallucinated when it overlaps a hallucinated
+ * span, an argument word is uncovered when its argument is listed as uncovered.
+ */
+export async function evaluate(
+  dataset: readonly NpovExample[],
+  detectors: readonly Detector[],
+  options: EvaluateOptions = {},
+): Promise<EvaluationResult> {
+  const bootstrap = options.bootstrap === undefined ? { resamples: 200, seed: 0 } : options.bootstrap;
+  const order = options.sliceOrder ?? [];
+  const rank = (s: string) => (order.includes(s) ? order.indexOf(s) : order.length);
+  const sliceNames = [...new Set(dataset.map((e) => e.slice ?? "all"))].sort((a, b) => rank(a) - rank(b));
+  const pooled = options.pooled ?? sliceNames.length > 1;
+  const outputs: DetectorOutput[][] = detectors.map(() => []);
+  for (const [i, example] of dataset.entries()) {
+    for (const [d, detector] of detectors.entries())
+      (outputs[d] as DetectorOutput[]).push(await detector.score(example.input, example.response));
+    options.onProgress?.(i + 1, dataset.length);
+  }
+
+  const rows: EvaluationRow[] = [];
+  const groups: Array<[string, number[]]> = sliceNames.map((s) => [
+    s,
+    dataset.flatMap((e, i) => ((e.slice ?? "all") === s ? [i] : [])),
+  ]);
+  if (pooled) groups.push(["all", dataset.map((_, i) => i)]);
+  for (const [slice, members] of groups)
+    for (const [d, detector] of detectors.entries()) {
+      const out = outputs[d] as DetectorOutput[];
+      for (const errorType of ERROR_TYPES) {
+        const scores: number[] = [];
+        const labels: boolean[] = [];
+        const wordScores: number[] = [];
+        const wordLabels: boolean[] = [];
+        for (const i of members) {
+          const example = dataset[i] as NpovExample;
+          const label = example.labels?.[errorType];
+          const o = out[i] as DetectorOutput;
+          if (label !== undefined) {
+            scores.push(o[errorType]);
+            labels.push(label);
+          }
+          if (example.wordLabels === undefined || o.words === undefined) continue;
+          if (errorType === "hallucination") {
+            const spans = example.wordLabels.hallucinatedSpans ?? [];
+            for (const w of o.words.response) {
+              wordScores.push(w.score);
+              wordLabels.push(overlaps(w, spans));
+            }
+          } else {
+            const uncovered = new Set((example.wordLabels.uncoveredArguments ?? []).map(([p, a]) => `${p}/${a}`));
+            for (const w of o.words.arguments) {
+              wordScores.push(w.score);
+              wordLabels.push(uncovered.has(`${w.perspective}/${w.argument}`));
+            }
+          }
+        }
+        rows.push({ slice, detector: detector.name, errorType, level: "example", ...cell(scores, labels, bootstrap) });
+        if (wordScores.length > 0)
+          rows.push({
+            slice,
+            detector: detector.name,
+            errorType,
+            level: "word",
+            ...cell(wordScores, wordLabels, false),
+          });
+      }
+    }
+
+  const curves: RocCurveResult[] = [];
+  const thresholds: ThresholdResult[] = [];
+  for (const [d, detector] of detectors.entries())
+    for (const errorType of ERROR_TYPES) {
+      const scores: number[] = [];
+      const labels: boolean[] = [];
+      dataset.forEach((e, i) => {
+        const label = e.labels?.[errorType];
+        if (label === undefined) return;
+        scores.push(((outputs[d] as DetectorOutput[])[i] as DetectorOutput)[errorType]);
+        labels.push(label);
+      });
+      const positives = labels.filter(Boolean).length;
+      if (positives === 0 || positives === labels.length) continue;
+      curves.push({
+        detector: detector.name,
+        errorType,
+        auc: rocAuc(scores, labels),
+        points: rocCurve(scores, labels),
+      });
+      for (const rule of options.thresholdRules ?? DEFAULT_RULES)
+        thresholds.push({
+          detector: detector.name,
+          errorType,
+          rule: ruleName(rule),
+          metrics: chooseThreshold(scores, labels, rule),
+        });
+    }
+
+  const scores: ExampleScores[] = [];
+  dataset.forEach((e, i) => {
+    detectors.forEach((detector, d) => {
+      const o = (outputs[d] as DetectorOutput[])[i] as DetectorOutput;
+      scores.push({
+        id: e.id ?? String(i),
+        slice: e.slice ?? "all",
+        detector: detector.name,
+        hallucination: o.hallucination,
+        coverage: o.coverage,
+      });
+    });
+  });
+  return { slices: groups.map(([s]) => s), detectors: detectors.map((d) => d.name), rows, curves, thresholds, scores };
+}

@@ -1,0 +1,102 @@
+/** Threshold selection and the resulting confusion matrix (predict "error" when score >= threshold). */
+import { InvalidValueError } from "@npov/core";
+import { checkBinary, requireBothClasses } from "./checks.js";
+
+/** Confusion counts and the rates derived from them (never NaN: 0 when a denominator is 0). */
+export interface ThresholdMetrics {
+  threshold: number;
+  tp: number;
+  fp: number;
+  tn: number;
+  fn: number;
+  precision: number;
+  recall: number;
+  f1: number;
+  fpr: number;
+}
+
+/** Metrics of predicting "error" for scores >= threshold. */
+export function metricsAt(
+  scores: ArrayLike<number>,
+  labels: ArrayLike<boolean | number>,
+  threshold: number,
+): ThresholdMetrics {
+  checkBinary(scores, labels);
+  let tp = 0;
+  let fp = 0;
+  let tn = 0;
+  let fn = 0;
+  for (let i = 0; i < scores.length; i++) {
+    const predicted = (scores[i] as number) >= threshold;
+    if (labels[i]) predicted ? tp++ : fn++;
+    else predicted ? fp++ : tn++;
+  }
+  return countsToMetrics(threshold, tp, fp, tn, fn);
+}
+
+function countsToMetrics(threshold: number, tp: number, fp: number, tn: number, fn: number): ThresholdMetrics {
+  const ratio = (a: number, b: number) => (b === 0 ? 0 : a / b);
+  const precision = ratio(tp, tp + fp);
+  const recall = ratio(tp, tp + fn);
+  return {
+    threshold,
+    tp,
+    fp,
+    tn,
+    fn,
+    precision,
+    recall,
+    f1: ratio(2 * precision * recall, precision + recall),
+    fpr: ratio(fp, fp + tn),
+  };
+}
+
+/** How to choose a threshold. */
+export type ThresholdRule = { rule: "fpr"; target: number } | { rule: "max-f1" } | { rule: "youden" };
+
+/**
+ * Choose a threshold among the observed scores:
+ * - `fpr`: the lowest threshold whose false-positive rate is <= target (most recall within the budget);
+ * - `max-f1`: the threshold with the highest F1;
+ * - `youden`: the threshold maximizing TPR - FPR (Youden's J).
+ * Ties go to the higher threshold (fewer flags).
+ */
+export function chooseThreshold(
+  scores: ArrayLike<number>,
+  labels: ArrayLike<boolean | number>,
+  rule: ThresholdRule,
+): ThresholdMetrics {
+  const { positives, negatives } = checkBinary(scores, labels);
+  requireBothClasses(positives, negatives, "Threshold selection");
+  if (rule.rule === "fpr" && !(rule.target >= 0 && rule.target <= 1))
+    throw new InvalidValueError("target", "a false-positive rate must be in [0, 1].");
+  // One pass over distinct scores, descending, with cumulative confusion counts: O(n log n).
+  const order = Array.from({ length: scores.length }, (_, i) => i).sort(
+    (a, b) => (scores[b] as number) - (scores[a] as number),
+  );
+  let tp = 0;
+  let fp = 0;
+  let best: ThresholdMetrics | undefined;
+  let bestValue = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < order.length; ) {
+    const threshold = scores[order[i] as number] as number;
+    while (i < order.length && scores[order[i] as number] === threshold) {
+      if (labels[order[i] as number]) tp++;
+      else fp++;
+      i++;
+    }
+    const m = countsToMetrics(threshold, tp, fp, negatives - fp, positives - tp);
+    let value: number;
+    if (rule.rule === "fpr") {
+      if (m.fpr > rule.target) continue;
+      value = -threshold; // the lowest admissible threshold
+    } else if (rule.rule === "max-f1") value = m.f1;
+    else value = m.recall - m.fpr;
+    if (value > bestValue) {
+      bestValue = value;
+      best = m;
+    }
+  }
+  // With a target FPR below every achievable one, flag nothing: a threshold above the maximum score.
+  return best ?? countsToMetrics(Math.max(...Array.from(scores)) + 1, 0, 0, negatives, positives);
+}

@@ -1,0 +1,120 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openKnowledgeBase } from "@npov/core";
+import { evaluate, formatResultTable, renderReport, rocAuc, rougeEvalDetector } from "@npov/eval";
+import { rougeDetector } from "@npov/rouge";
+import { buildDataset } from "@npov/synth";
+import { describe, expect, it } from "vitest";
+
+const dataset = buildDataset(openKnowledgeBase("fixtures"), { split: "test", seed: 1 });
+
+describe("evaluate", async () => {
+  const progress: number[] = [];
+  const result = await evaluate(dataset, [rougeEvalDetector(), rougeEvalDetector({ stem: false }, "rouge-nostem")], {
+    onProgress: (done) => progress.push(done),
+  });
+
+  it("reports AUC per slice x detector x error type, matching a direct computation", () => {
+    expect(result.slices).toEqual(["unparaphrased-synthetic", "paraphrased-synthetic", "ambiguous-synthetic", "all"]);
+    const slice = dataset.filter((e) => e.slice === "paraphrased-synthetic");
+    const direct = rocAuc(
+      slice.map((e) => rougeDetector(e.input, e.response).coverage),
+      slice.map((e) => e.labels!.coverage!),
+    );
+    const row = result.rows.find(
+      (r) =>
+        r.slice === "paraphrased-synthetic" &&
+        r.detector === "rouge" &&
+        r.errorType === "coverage" &&
+        r.level === "example",
+    )!;
+    expect(row.auc).toBe(direct);
+    expect(row.n).toBe(slice.length);
+    expect(row.ci!.low).toBeLessThanOrEqual(row.auc!);
+    expect(progress.at(-1)).toBe(dataset.length);
+  });
+
+  it("scores word level where word labels exist", () => {
+    const words = result.rows.filter(
+      (r) => r.level === "word" && r.detector === "rouge" && r.slice === "unparaphrased-synthetic",
+    );
+    expect(words.map((r) => r.errorType)).toEqual(["hallucination", "coverage"]);
+    for (const r of words) {
+      expect(r.positives).toBeGreaterThan(0);
+      expect(r.auc).toBeGreaterThan(0.5);
+    }
+  });
+
+  it("ROUGE separates unparaphrased synthetic coverage errors almost perfectly", () => {
+    const r = result.rows.find(
+      (x) =>
+        x.slice === "unparaphrased-synthetic" &&
+        x.detector === "rouge" &&
+        x.errorType === "coverage" &&
+        x.level === "example",
+    )!;
+    // An added argument is absent from the response, so its words are unmatched: recall drops.
+    expect(r.auc).toBeGreaterThan(0.9);
+  });
+
+  it("chooses thresholds and curves per detector x error type", () => {
+    expect(result.curves.map((c) => `${c.detector}/${c.errorType}`)).toEqual([
+      "rouge/hallucination",
+      "rouge/coverage",
+      "rouge-nostem/hallucination",
+      "rouge-nostem/coverage",
+    ]);
+    expect(result.thresholds.filter((t) => t.detector === "rouge").map((t) => t.rule)).toEqual([
+      "fpr<=0.1",
+      "max-f1",
+      "youden",
+      "fpr<=0.1",
+      "max-f1",
+      "youden",
+    ]);
+    for (const t of result.thresholds.filter((x) => x.rule === "fpr<=0.1"))
+      expect(t.metrics.fpr).toBeLessThanOrEqual(0.1);
+  });
+
+  it("formats a Table 1 style text table", () => {
+    const text = formatResultTable(result);
+    const lines = text.split("\n");
+    expect(lines[0]).toMatch(/^slice\s+rouge hall\s+rouge-nostem hall\s+rouge cov\s+rouge-nostem cov$/);
+    expect(lines).toHaveLength(2 + result.slices.length);
+    expect(text).toMatch(/unparaphrased-synthetic\s+0\.\d{3} \(n=\d+\)/);
+  });
+
+  it("renders a self-contained HTML report that headless Chromium displays", () => {
+    const html = renderReport(result, { title: "npov test report" });
+    expect(html).not.toMatch(/<script|<link|src="http/);
+    const dir = mkdtempSync(join(tmpdir(), "npov-report-"));
+    const file = join(dir, "report.html");
+    writeFileSync(file, html);
+    const chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => existsSync(p));
+    expect(chromium, "Chromium must be installed (.ci/run installs the Debian package)").toBeDefined();
+    const flags = [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      `--user-data-dir=${join(dir, "profile")}`,
+    ];
+    const dom = spawnSync(chromium!, [...flags, "--dump-dom", `file://${file}`], { encoding: "utf8", timeout: 60_000 });
+    // The DOM as Chromium parsed it: both ROC plots with one line per detector, and the tables.
+    expect((dom.stdout.match(/<svg class="roc"/g) ?? []).length).toBe(2);
+    expect((dom.stdout.match(/<polyline class="roc-line"/g) ?? []).length).toBe(4);
+    expect(dom.stdout).toContain('<table class="auc-example">');
+    expect(dom.stdout).toContain('<table class="thresholds">');
+    const png = join(dir, "report.png");
+    spawnSync(chromium!, [...flags, `--screenshot=${png}`, "--window-size=1100,1400", `file://${file}`], {
+      timeout: 60_000,
+    });
+    expect(statSync(png).size).toBeGreaterThan(20_000);
+  });
+});

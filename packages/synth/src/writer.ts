@@ -1,0 +1,167 @@
+/**
+ * The reference writer: a deterministic template system (not a language model) that composes an
+ * error-free NPOV response -- an opening that bridges from the query, then every given argument
+ * verbalized once under its perspective -- and records which span of the response verbalizes which
+ * argument. Synthetic errors start from its output.
+ */
+import {
+  type ArgumentSpan,
+  createRng,
+  InvalidValueError,
+  type NpovInput,
+  type Rng,
+  resolveStopwords,
+  segmentWords,
+  validateInput,
+} from "@npov/core";
+import { FIRST_CONNECTORS, NEXT_CONNECTORS, OPENINGS, REWORDINGS } from "./wording.js";
+
+/**
+ * `"close"`: arguments copied nearly verbatim (like the paper's generator); `"free"`: light,
+ * meaning-preserving rewording (a few word substitutions per argument).
+ */
+export type ResponseStyle = "close" | "free";
+
+/** Options of {@link writeReferenceResponse}. */
+export interface WriterOptions {
+  seed?: number | string;
+  style?: ResponseStyle;
+}
+
+/** One argument as it appears in the response. */
+export interface PlanItem {
+  perspectiveIndex: number;
+  argumentIndex: number;
+  /** Words introducing it, e.g. "Supporters argue that". */
+  connector: string;
+  /** The verbalized argument (no final period). */
+  text: string;
+}
+
+/** What the writer will say, before it is rendered to text. */
+export interface ResponsePlan {
+  opening: string;
+  items: PlanItem[];
+}
+
+/** A written response and where each argument is verbalized. */
+export interface ReferenceResponse {
+  response: string;
+  opening: string;
+  core: string;
+  style: ResponseStyle;
+  /** Spans of `response` that verbalize each given argument (perspective label, argument id/text). */
+  argumentSpans: ArgumentSpan[];
+  /** The plan that was rendered (used to derive ambiguous errors). */
+  plan: ResponsePlan;
+}
+
+function fill(template: string, input: NpovInput, label = ""): string {
+  return template
+    .replaceAll("{topic}", input.topic.trim())
+    .replaceAll("{query}", input.query.trim())
+    .replaceAll("{label}", label);
+}
+
+/** Words written capitalized mid-sentence somewhere in the input: names that must stay capitalized. */
+function properNouns(input: NpovInput): Set<string> {
+  const names = new Set<string>();
+  const texts = [input.query, ...input.perspectives.flatMap((p) => p.arguments.map((a) => a.text))];
+  for (const text of texts)
+    for (const m of text.matchAll(/(?<=[\p{L}\p{N},;:]\s+)\p{Lu}[\p{L}'’-]*/gu)) names.add(m[0]);
+  return names;
+}
+
+/** Lowercase the first word of an argument when it is not a name or acronym ("Uniforms" -> "uniforms"). */
+function lowercaseInitial(text: string, names: ReadonlySet<string>): string {
+  const first = /^[\p{L}'’-]+/u.exec(text)?.[0] ?? "";
+  if (first.length === 0 || names.has(first) || first === "I" || /^.\p{Lu}/u.test(first)) return text;
+  return text.charAt(0).toLowerCase() + text.slice(1);
+}
+
+function contentWordCount(text: string): number {
+  const stop = resolveStopwords("nltk");
+  return segmentWords(text).filter((w) => !stop.has(w.lower)).length;
+}
+
+/** Apply up to `max` meaning-preserving word substitutions, keeping case. */
+function reword(text: string, rng: Rng, max: number): string {
+  const candidates = [...text.matchAll(/\p{L}+/gu)].filter((m) => REWORDINGS[m[0].toLowerCase()] !== undefined);
+  const chosen = new Set(
+    rng.sample(
+      candidates.map((_, i) => i),
+      Math.min(max, candidates.length),
+    ),
+  );
+  let out = "";
+  let last = 0;
+  candidates.forEach((m, i) => {
+    if (!chosen.has(i)) return;
+    const word = m[0];
+    let replacement = REWORDINGS[word.toLowerCase()] as string;
+    if (/^\p{Lu}/u.test(word)) replacement = replacement.charAt(0).toUpperCase() + replacement.slice(1);
+    out += text.slice(last, m.index) + replacement;
+    last = m.index + word.length;
+  });
+  return out + text.slice(last);
+}
+
+/** Plan a response: opening, then each perspective's arguments in order with varied connectors. */
+export function planResponse(input: NpovInput, options: WriterOptions = {}): ResponsePlan {
+  const clean = validateInput(input);
+  const style = options.style ?? "close";
+  if (style !== "close" && style !== "free")
+    throw new InvalidValueError("style", `must be "close" or "free", got ${String(style)}.`);
+  const rng = createRng(options.seed ?? 0);
+  const names = properNouns(clean);
+  const shortTopic = clean.topic.trim().split(/\s+/).length <= 4;
+  const opening = fill(rng.pick(shortTopic ? OPENINGS : OPENINGS.filter((o) => !o.includes("{topic}"))), clean);
+  const items: PlanItem[] = [];
+  clean.perspectives.forEach((p, k) => {
+    const firsts = FIRST_CONNECTORS[p.label] ?? (FIRST_CONNECTORS.default as readonly string[]);
+    const nexts = rng.shuffle(NEXT_CONNECTORS);
+    p.arguments.forEach((a, j) => {
+      const connector = j === 0 ? fill(rng.pick(firsts), clean, p.label) : (nexts[(j - 1) % nexts.length] as string);
+      let text = a.text.trim().replace(/[\s.!?;:]+$/u, "");
+      // At most one substitution per three content words (and two in all), so every argument keeps
+      // most of its words and the response still reads as error-free to word-overlap detectors.
+      if (style === "free") text = reword(text, rng, Math.min(2, Math.floor(contentWordCount(text) / 3)));
+      items.push({ perspectiveIndex: k, argumentIndex: j, connector, text: lowercaseInitial(text, names) });
+    });
+  });
+  return { opening, items };
+}
+
+/** Render a plan to text, recording the span of each item's argument text. */
+export function renderPlan(input: NpovInput, plan: ResponsePlan, style: ResponseStyle = "close"): ReferenceResponse {
+  let response = plan.opening;
+  const argumentSpans: ArgumentSpan[] = [];
+  for (const item of plan.items) {
+    response += ` ${item.connector} `;
+    const start = response.length;
+    response += item.text;
+    const end = response.length;
+    response += ".";
+    const perspective = input.perspectives[item.perspectiveIndex];
+    const argument = perspective?.arguments[item.argumentIndex];
+    const span: ArgumentSpan = {
+      start,
+      end,
+      perspective: perspective?.label ?? "",
+      argumentText: argument?.text ?? item.text,
+    };
+    if (argument?.id !== undefined) span.argumentId = argument.id;
+    argumentSpans.push(span);
+  }
+  const core = response.slice(plan.opening.length + 1);
+  return { response, opening: plan.opening, core, style, argumentSpans, plan };
+}
+
+/**
+ * Write an error-free NPOV response for `input`, deterministically per seed. A template writer, not a
+ * language model: it states each given argument once, under its perspective, and nothing else.
+ */
+export function writeReferenceResponse(input: NpovInput, options: WriterOptions = {}): ReferenceResponse {
+  const clean = validateInput(input);
+  return renderPlan(clean, planResponse(clean, options), options.style ?? "close");
+}
