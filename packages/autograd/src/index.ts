@@ -1,0 +1,12 @@
+/**
+ * @npov/autograd: reverse-mode gradients for ONNX graphs, emitted as standard ONNX ops and run by
+ * onnxruntime-node; graph surgery; Adam; tiny test-model builders.
+ * @packageDocumentation
+ */
+
+export * from "./errors.js";
+export * from "./gradient.js";
+export * from "./graph.js";
+export * from "./probe.js";
+export * from "./proto.js";
+export * from "./rules.js";

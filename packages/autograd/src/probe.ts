@@ -1,0 +1,106 @@
+/**
+ * Shape probing: run the forward graph once with onnxruntime, exposing chosen intermediate tensors as
+ * outputs, to learn their element types and ranks. Gradient rules need ranks (e.g. to transpose the last
+ * two axes); dimensions stay dynamic in the generated graph, computed with Shape at run time.
+ */
+import * as ort from "onnxruntime-node";
+import { encodeModel, type GraphProto, type ModelProto, num, onnx, valueInfo, valueInfoShape } from "./proto.js";
+
+/** What a probe learned about a tensor. */
+export interface TensorFacts {
+  elemType: number;
+  dims: number[];
+}
+
+const ORT_TYPE: Record<string, number> = {
+  float32: 1,
+  uint8: 2,
+  int8: 3,
+  int32: 6,
+  int64: 7,
+  bool: 9,
+  float16: 10,
+  float64: 11,
+};
+
+/** Feeds for a model's inputs with symbolic dims set to `dim` (ids 0, masks 1), for probing shapes. */
+export function sampleFeeds(
+  model: ModelProto,
+  dim = 3,
+  overrides: Record<string, ort.Tensor> = {},
+): Record<string, ort.Tensor> {
+  const initializers = new Set((model.graph?.initializer ?? []).map((t) => t.name));
+  const feeds: Record<string, ort.Tensor> = {};
+  for (const input of model.graph?.input ?? []) {
+    const name = input.name ?? "";
+    if (initializers.has(name)) continue;
+    if (overrides[name] !== undefined) {
+      feeds[name] = overrides[name] as ort.Tensor;
+      continue;
+    }
+    const { elemType, shape } = valueInfoShape(input);
+    const dims = (shape ?? []).map((d) => (typeof d === "number" ? d : dim));
+    const size = dims.reduce((a, b) => a * b, 1);
+    const isMask = /mask/i.test(name);
+    if (elemType === 7) feeds[name] = new ort.Tensor("int64", new BigInt64Array(size).fill(isMask ? 1n : 0n), dims);
+    else if (elemType === 6) feeds[name] = new ort.Tensor("int32", new Int32Array(size).fill(isMask ? 1 : 0), dims);
+    else if (elemType === 11)
+      feeds[name] = new ort.Tensor(
+        "float64",
+        Float64Array.from({ length: size }, (_, i) => Math.sin(i + 1)),
+        dims,
+      );
+    else if (elemType === 9) feeds[name] = new ort.Tensor("bool", new Uint8Array(size).fill(1), dims);
+    else
+      feeds[name] = new ort.Tensor(
+        "float32",
+        Float32Array.from({ length: size }, (_, i) => (isMask ? 1 : Math.sin(i + 1))),
+        dims,
+      );
+  }
+  return feeds;
+}
+
+/**
+ * Run `model` once and report element type and dims of `names` (graph inputs and initializers are
+ * answered from the model itself).
+ */
+export async function probeTensors(
+  model: ModelProto,
+  names: Iterable<string>,
+  feeds: Record<string, ort.Tensor>,
+): Promise<Map<string, TensorFacts>> {
+  const facts = new Map<string, TensorFacts>();
+  const initializers = new Map((model.graph?.initializer ?? []).map((t) => [t.name ?? "", t]));
+  const inputs = new Map((model.graph?.input ?? []).map((v) => [v.name ?? "", v]));
+  const wanted: string[] = [];
+  for (const name of new Set(names)) {
+    const init = initializers.get(name);
+    if (init !== undefined) {
+      facts.set(name, { elemType: init.dataType ?? 0, dims: (init.dims ?? []).map(num) });
+      continue;
+    }
+    const feed = feeds[name];
+    if (inputs.has(name) && feed !== undefined) {
+      facts.set(name, { elemType: ORT_TYPE[feed.type] ?? 0, dims: feed.dims.slice() });
+      continue;
+    }
+    wanted.push(name);
+  }
+  if (wanted.length === 0) return facts;
+  const copy = onnx.ModelProto.decode(encodeModel(model));
+  const graph = copy.graph as GraphProto;
+  const existing = new Set(graph.output.map((o) => o.name));
+  for (const name of wanted) if (!existing.has(name)) graph.output.push(valueInfo(name));
+  const session = await ort.InferenceSession.create(encodeModel(copy));
+  try {
+    const result = await session.run(feeds, wanted);
+    for (const name of wanted) {
+      const t = result[name];
+      if (t !== undefined) facts.set(name, { elemType: ORT_TYPE[t.type] ?? 0, dims: t.dims.slice() });
+    }
+  } finally {
+    await session.release();
+  }
+  return facts;
+}
