@@ -4,9 +4,16 @@
  * @packageDocumentation
  */
 
+export * from "./convert.js";
 export * from "./errors.js";
 export * from "./gradient.js";
 export * from "./graph.js";
+export * from "./models/causal.js";
+export * from "./models/folder.js";
+export * from "./models/net.js";
+export * from "./models/t5.js";
+export * from "./models/tokenizer.js";
 export * from "./probe.js";
 export * from "./proto.js";
 export * from "./rules.js";
+export * from "./surgery.js";

@@ -23,7 +23,10 @@ const ORT_TYPE: Record<string, number> = {
   float64: 11,
 };
 
-/** Feeds for a model's inputs with symbolic dims set to `dim` (ids 0, masks 1), for probing shapes. */
+/**
+ * Feeds for a model's inputs with symbolic dims set to `dim` (ids 0, masks 1), for probing shapes. Dims
+ * named like a cache length ("past_...") are 0: the past is empty, so total lengths equal sequence lengths.
+ */
 export function sampleFeeds(
   model: ModelProto,
   dim = 3,
@@ -39,7 +42,7 @@ export function sampleFeeds(
       continue;
     }
     const { elemType, shape } = valueInfoShape(input);
-    const dims = (shape ?? []).map((d) => (typeof d === "number" ? d : dim));
+    const dims = (shape ?? []).map((d) => (typeof d === "number" ? d : /past/i.test(d ?? "") ? 0 : dim));
     const size = dims.reduce((a, b) => a * b, 1);
     const isMask = /mask/i.test(name);
     if (elemType === 7) feeds[name] = new ort.Tensor("int64", new BigInt64Array(size).fill(isMask ? 1n : 0n), dims);
@@ -92,7 +95,8 @@ export async function probeTensors(
   const graph = copy.graph as GraphProto;
   const existing = new Set(graph.output.map((o) => o.name));
   for (const name of wanted) if (!existing.has(name)) graph.output.push(valueInfo(name));
-  const session = await ort.InferenceSession.create(encodeModel(copy));
+  // No graph optimizations: fusions may create kernels that only exist for float32, and a probe runs once.
+  const session = await ort.InferenceSession.create(encodeModel(copy), { graphOptimizationLevel: "disabled" });
   try {
     const result = await session.run(feeds, wanted);
     for (const name of wanted) {

@@ -16,6 +16,7 @@ export type ValueInfoProto = onnxProto.onnx.ValueInfoProto;
 export type AttributeProto = onnxProto.onnx.IAttributeProto;
 export type IGraphProto = onnxProto.onnx.IGraphProto;
 export type IModelProto = onnxProto.onnx.IModelProto;
+export type ITensorProto = onnxProto.onnx.ITensorProto;
 
 /** ONNX element types used here. */
 export const DataType = {

@@ -1,0 +1,160 @@
+/**
+ * Graph surgery: make an intermediate tensor a graph input (e.g. `inputs_embeds` after the word-embedding
+ * Gather), make initializers graph inputs (to train them), append a per-token loss, remove dead nodes.
+ */
+import type * as ort from "onnxruntime-node";
+import { GradientGraphError } from "./errors.js";
+import { GraphBuilder } from "./graph.js";
+import { probeTensors, sampleFeeds } from "./probe.js";
+import {
+  DataType,
+  encodeModel,
+  type GraphProto,
+  type ModelProto,
+  makeTensor,
+  type NodeProto,
+  onnx,
+  type TensorData,
+  type TensorProto,
+  tensorData,
+  tensorDims,
+  type ValueInfoProto,
+  valueInfo,
+} from "./proto.js";
+
+function copyModel(model: ModelProto): { model: ModelProto; graph: GraphProto; nodes: NodeProto[] } {
+  const copy = onnx.ModelProto.decode(encodeModel(model));
+  const graph = copy.graph as GraphProto;
+  return { model: copy, graph, nodes: graph.node as NodeProto[] };
+}
+
+/** Remove nodes that no graph output needs, then unused initializers and graph inputs. Returns removed input names. */
+export function pruneDeadNodes(graph: GraphProto): string[] {
+  const nodes = graph.node as NodeProto[];
+  const needed = new Set<string>((graph.output as ValueInfoProto[]).map((o) => o.name));
+  const keep: NodeProto[] = [];
+  for (let i = nodes.length - 1; i >= 0; i--) {
+    const n = nodes[i] as NodeProto;
+    if (!n.output.some((o) => needed.has(o))) continue;
+    keep.push(n);
+    for (const x of n.input) if (x) needed.add(x);
+  }
+  keep.reverse();
+  graph.node = keep;
+  graph.initializer = (graph.initializer as TensorProto[]).filter((t) => needed.has(t.name));
+  const removed = (graph.input as ValueInfoProto[]).filter((v) => !needed.has(v.name)).map((v) => v.name);
+  graph.input = (graph.input as ValueInfoProto[]).filter((v) => needed.has(v.name));
+  return removed;
+}
+
+/**
+ * The output of the word-embedding Gather: the Gather whose indices are `idsInput` and whose data is a
+ * rank-2 initializer (the largest, if several).
+ */
+export function findEmbeddingOutput(model: ModelProto, idsInput = "input_ids"): string {
+  const graph = model.graph as GraphProto;
+  const inits = new Map((graph.initializer as TensorProto[]).map((t) => [t.name, t]));
+  let best: { out: string; rows: number } | undefined;
+  for (const n of graph.node as NodeProto[]) {
+    if (n.opType !== "Gather" || n.input[1] !== idsInput) continue;
+    const table = inits.get(n.input[0] as string);
+    if (table === undefined || tensorDims(table).length !== 2) continue;
+    const rows = tensorDims(table)[0] as number;
+    if (best === undefined || rows > best.rows) best = { out: n.output[0] as string, rows };
+  }
+  if (best === undefined) throw new GradientGraphError(`no word-embedding Gather reads "${idsInput}"`);
+  return best.out;
+}
+
+/**
+ * Make intermediate tensor `tensor` a graph input named `name`: its consumers read the new input and the
+ * nodes that only computed it are removed. The input's dims are probed (static dims stay numbers,
+ * dynamic ones get symbolic names). Other inputs keep being required if still used (e.g. input_ids for
+ * sequence lengths).
+ */
+export async function cutAtTensor(
+  model: ModelProto,
+  tensor: string,
+  name = "inputs_embeds",
+  feeds?: Record<string, ort.Tensor>,
+): Promise<ModelProto> {
+  const a = await probeTensors(model, [tensor], feeds ?? sampleFeeds(model, 3));
+  const b = await probeTensors(model, [tensor], sampleFeeds(model, 5));
+  const fa = a.get(tensor);
+  const fb = b.get(tensor);
+  if (fa === undefined || fb === undefined) throw new GradientGraphError(`tensor "${tensor}" is not in the graph`);
+  const { model: copy, graph, nodes } = copyModel(model);
+  for (const n of nodes) n.input = n.input.map((x) => (x === tensor ? name : x));
+  for (const o of graph.output as ValueInfoProto[]) if (o.name === tensor) o.name = name;
+  const dims = fa.dims.map((d, k) => (fb.dims[k] === d ? d : `${name}_dim_${k}`));
+  (graph.input as ValueInfoProto[]).push(valueInfo(name, fa.elemType, dims));
+  pruneDeadNodes(graph);
+  return copy;
+}
+
+/** Make initializers graph inputs (to feed trained values); returns the model and their current values. */
+export function initializersToInputs(
+  model: ModelProto,
+  names: readonly string[],
+): { model: ModelProto; values: Map<string, { data: TensorData; dims: number[]; elemType: number }> } {
+  const { model: copy, graph } = copyModel(model);
+  const wanted = new Set(names);
+  const values = new Map<string, { data: TensorData; dims: number[]; elemType: number }>();
+  const keep: TensorProto[] = [];
+  for (const t of graph.initializer as TensorProto[]) {
+    if (!wanted.has(t.name)) {
+      keep.push(t);
+      continue;
+    }
+    const dims = tensorDims(t);
+    values.set(t.name, { data: tensorData(t), dims, elemType: t.dataType });
+    (graph.input as ValueInfoProto[]).push(valueInfo(t.name, t.dataType, dims));
+  }
+  for (const n of names) if (!values.has(n)) throw new GradientGraphError(`"${n}" is not an initializer`);
+  graph.initializer = keep;
+  return { model: copy, values };
+}
+
+/**
+ * Append a per-token loss: `token_loss[b, s] = -log softmax(logits[b, s])[labels[b, s]] * label_mask[b, s]`.
+ * Adds inputs `labels` (int64 [batch, seq]; values in [0, vocab) wherever the mask is 1) and, unless
+ * `mask: false`, `label_mask` (same float type as the logits) to zero padding.
+ */
+export async function appendTokenLoss(
+  model: ModelProto,
+  options: {
+    logits?: string;
+    labels?: string;
+    mask?: string | false;
+    output?: string;
+    feeds?: Record<string, ort.Tensor>;
+  } = {},
+): Promise<ModelProto> {
+  const logits = options.logits ?? "logits";
+  const labels = options.labels ?? "labels";
+  const maskName = options.mask === false ? undefined : (options.mask ?? "label_mask");
+  const output = options.output ?? "token_loss";
+  const facts = (await probeTensors(model, [logits], options.feeds ?? sampleFeeds(model, 3))).get(logits);
+  if (facts === undefined || facts.dims.length < 2)
+    throw new GradientGraphError(`"${logits}" must be logits of rank >= 2`);
+  const { model: copy, graph } = copyModel(model);
+  const rank = facts.dims.length;
+  const lead = facts.dims.slice(0, -1).map((_, k) => `${labels}_dim_${k}`);
+  (graph.input as ValueInfoProto[]).push(valueInfo(labels, DataType.INT64, lead));
+  const b = new GraphBuilder(graph, "loss");
+  const logp = b.op("LogSoftmax", [logits], { axis: -1 });
+  const vocab = b.op("Gather", [b.op("Shape", [logits]), b.ints([rank - 1])]);
+  const values = b.fresh("onehot_values");
+  b.initializers.push(makeTensor(values, Float32Array.of(0, 1), [2], DataType.FLOAT));
+  let onehot = b.op("OneHot", [labels, vocab, values], { axis: -1 });
+  if (facts.elemType !== DataType.FLOAT) onehot = b.op("Cast", [onehot], { to: facts.elemType });
+  let loss = b.op("Neg", [b.op("ReduceSum", [b.op("Mul", [logp, onehot]), b.ints([-1])], { keepdims: 0 })]);
+  if (maskName !== undefined) {
+    (graph.input as ValueInfoProto[]).push(valueInfo(maskName, facts.elemType, lead));
+    loss = b.op("Mul", [loss, maskName]);
+  }
+  b.node("Identity", [loss], [output]);
+  (graph.output as ValueInfoProto[]).push(valueInfo(output, facts.elemType, lead));
+  b.flushInto(graph);
+  return copy;
+}
