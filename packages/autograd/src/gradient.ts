@@ -175,7 +175,10 @@ export async function buildGradientGraph(model: ModelProto, options: GradientOpt
     opset,
     rank: (t) => fact(t).dims.length,
     elemType: (t) => fact(t).elemType,
-    dims: (t) => (fact(t), dynamicDims(t)),
+    dims: (t) => {
+      fact(t); // throws a clear error for a tensor the probe did not see
+      return dynamicDims(t);
+    },
     active: (t) => active.has(t),
     shape: (t) => {
       let s = shapes.get(t);

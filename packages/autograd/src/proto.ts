@@ -49,8 +49,6 @@ export type TensorData =
   | Int8Array
   | Uint16Array;
 
-const BYTES: Record<number, number> = { 1: 4, 2: 1, 3: 1, 6: 4, 7: 8, 9: 1, 10: 2, 11: 8 };
-
 function fromBytes(dataType: number, bytes: Uint8Array): TensorData {
   const copy = new Uint8Array(bytes); // aligned copy
   const buf = copy.buffer;
