@@ -5,6 +5,7 @@
  */
 
 export * from "./convert.js";
+export * from "./dequantize.js";
 export * from "./errors.js";
 export * from "./gradient.js";
 export * from "./graph.js";
