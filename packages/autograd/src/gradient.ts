@@ -154,13 +154,20 @@ export async function buildGradientGraph(model: ModelProto, options: GradientOpt
 
   const b = new GraphBuilder(graph, "grad");
   const constants = new Map<string, number[]>();
-  for (const t of initializers)
+  const floatConstants = new Map<string, number[]>();
+  for (const t of initializers) {
     if (t.dataType === 7) constants.set(t.name, Array.from(tensorData(t) as BigInt64Array, Number));
+    // Small float constants (exponents, epsilons) let rules specialize.
+    if ((t.dataType === 1 || t.dataType === 11) && t.dims.reduce((a, d) => a * num(d), 1) <= 16)
+      floatConstants.set(t.name, Array.from(tensorData(t) as Float32Array));
+  }
   for (const n of nodes)
     if (n.opType === "Constant") {
       const value = n.attribute.find((a) => a.name === "value")?.t ?? undefined;
       if (value && value.dataType === 7)
         constants.set(n.output[0] as string, Array.from(tensorData(value) as BigInt64Array, Number));
+      if (value && (value.dataType === 1 || value.dataType === 11))
+        floatConstants.set(n.output[0] as string, Array.from(tensorData(value) as Float32Array));
       const ints = n.attribute.find((a) => a.name === "value_ints")?.ints;
       if (ints) constants.set(n.output[0] as string, ints.map(num));
     }
@@ -189,6 +196,7 @@ export async function buildGradientGraph(model: ModelProto, options: GradientOpt
       return s;
     },
     constInts: (t) => constants.get(t),
+    constFloats: (t) => floatConstants.get(t),
   };
 
   // Seed the output gradients.

@@ -21,6 +21,8 @@ export interface RuleContext {
   shape(tensor: string): string;
   /** Constant int64 values of a tensor if it is an initializer or Constant output, else undefined. */
   constInts(tensor: string): number[] | undefined;
+  /** Constant float values of a small float initializer or Constant output, else undefined. */
+  constFloats(tensor: string): number[] | undefined;
 }
 
 export type Rule = (ctx: RuleContext, node: NodeProto, gy: Array<string | undefined>) => Array<string | undefined>;
@@ -264,9 +266,22 @@ export const RULES: Record<string, Rule> = {
     if (g === undefined) return [];
     const [x, p] = n.input as [string, string];
     if (ctx.active(p)) throw new UnsupportedOpError("Pow", n.name ?? "", "the exponent must be constant");
-    const pf = ctx.elemType(p) === ctx.elemType(x) ? p : ctx.b.op("Cast", [p], { to: ctx.elemType(x) });
-    const d = ctx.b.op("Mul", [pf, ctx.b.op("Pow", [x, ctx.b.op("Sub", [pf, one(ctx, x)])])]);
-    return [sumTo(ctx, ctx.b.op("Mul", [g, d]), outRank(ctx, n), x)];
+    const { b } = ctx;
+    const type = ctx.elemType(x);
+    const constant = ctx.constFloats(p);
+    let d: string;
+    if (constant !== undefined && constant.length === 1) {
+      // Constant exponent: p * x^(p-1), with the common cases as plain multiplications.
+      const e = constant[0] as number;
+      if (e === 1) d = b.scalar(1, type);
+      else if (e === 2) d = b.op("Mul", [x, b.scalar(2, type)]);
+      else if (e === 3) d = b.op("Mul", [b.op("Mul", [x, x]), b.scalar(3, type)]);
+      else d = b.op("Mul", [b.scalar(e, type), b.op("Pow", [x, b.scalar(e - 1, type)])]);
+    } else {
+      const pf = ctx.elemType(p) === type ? p : b.op("Cast", [p], { to: type });
+      d = b.op("Mul", [pf, b.op("Pow", [x, b.op("Sub", [pf, one(ctx, x)])])]);
+    }
+    return [sumTo(ctx, b.op("Mul", [g, d]), outRank(ctx, n), x)];
   },
 
   Softmax: (ctx, n, [g]) => {
@@ -367,8 +382,18 @@ export const RULES: Record<string, Rule> = {
       if (ra === 1) ga = b.op("Reshape", [ga, ctx.shape(a)]);
     }
     if (ctx.active(c)) {
-      gc = sumTo(ctx, b.op("MatMul", [swapLast(ctx, a2, ra2), g2]), rg2, c2, promotedC);
-      if (rc === 1) gc = b.op("Reshape", [gc, ctx.shape(c)]);
+      if (rc === 2 && ra > 2) {
+        // A weight [K, N] applied to [..., M, K]: one Gemm over all rows, [rows, K]^T [rows, N] -> [K, N],
+        // instead of a batched MatMul followed by a reduction over the batch axes.
+        const k = b.op("Gather", [ctx.shape(a), b.ints([ra - 1])]);
+        const n2 = b.op("Gather", [ctx.shape(c), b.ints([1])]);
+        const rowsA = b.op("Reshape", [a, b.op("Concat", [b.ints([-1]), k], { axis: 0 })]);
+        const rowsG = b.op("Reshape", [g, b.op("Concat", [b.ints([-1]), n2], { axis: 0 })]);
+        gc = b.op("Gemm", [rowsA, rowsG], { transA: 1 });
+      } else {
+        gc = sumTo(ctx, b.op("MatMul", [swapLast(ctx, a2, ra2), g2]), rg2, c2, promotedC);
+        if (rc === 1) gc = b.op("Reshape", [gc, ctx.shape(c)]);
+      }
     }
     return [ga, gc];
   },

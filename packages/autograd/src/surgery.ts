@@ -158,3 +158,70 @@ export async function appendTokenLoss(
   b.flushInto(graph);
   return copy;
 }
+
+/**
+ * One graph from an encoder and a decoder (Hugging Face seq2seq layout), so gradients flow from decoder
+ * losses into the encoder: encoder inputs keep their names (input_ids, attention_mask), the decoder's
+ * input_ids becomes `decoder_input_ids`, its encoder_hidden_states reads the encoder's
+ * last_hidden_state and its encoder_attention_mask reads attention_mask. Encoder tensors are prefixed
+ * `encoder/`; initializers with the same name and bytes (shared embeddings) are stored once.
+ */
+export function mergeEncoderDecoder(encoder: ModelProto, decoder: ModelProto): ModelProto {
+  const enc = copyModel(encoder);
+  const dec = copyModel(decoder);
+  const encGraph = enc.graph;
+  const decGraph = dec.graph;
+  const encInputs = new Set((encGraph.input as ValueInfoProto[]).map((v) => v.name));
+  const renameEnc = (name: string) => (name === "" || encInputs.has(name) ? name : `encoder/${name}`);
+  const decInits = new Map((decGraph.initializer as TensorProto[]).map((t) => [t.name, t]));
+  const sameBytes = (a: TensorProto, b: TensorProto) =>
+    Buffer.from(encodeModel(onnx.ModelProto.create({ graph: { initializer: [a] } }))).equals(
+      Buffer.from(encodeModel(onnx.ModelProto.create({ graph: { initializer: [b] } }))),
+    );
+  const shared = new Set<string>();
+  for (const t of encGraph.initializer as TensorProto[]) {
+    const twin = decInits.get(t.name);
+    if (twin !== undefined && sameBytes(t, twin)) shared.add(t.name);
+  }
+  const encName = (name: string) => (shared.has(name) ? name : renameEnc(name));
+  for (const n of encGraph.node as NodeProto[]) {
+    n.input = n.input.map(encName);
+    n.output = n.output.map(encName);
+    n.name = `encoder/${n.name}`;
+  }
+  for (const t of encGraph.initializer as TensorProto[]) t.name = encName(t.name);
+  const hidden = encName("last_hidden_state");
+  const decRename: Record<string, string> = {
+    input_ids: "decoder_input_ids",
+    encoder_hidden_states: hidden,
+    encoder_attention_mask: "attention_mask",
+  };
+  for (const n of decGraph.node as NodeProto[]) n.input = n.input.map((x) => decRename[x] ?? x);
+  for (const o of decGraph.output as ValueInfoProto[]) if (decRename[o.name]) o.name = decRename[o.name] as string;
+  const inputs = [
+    ...(encGraph.input as ValueInfoProto[]),
+    ...(decGraph.input as ValueInfoProto[])
+      .filter((v) => v.name !== "encoder_hidden_states" && v.name !== "encoder_attention_mask")
+      .map((v) =>
+        v.name === "input_ids"
+          ? valueInfo("decoder_input_ids", DataType.INT64, ["batch_size", "decoder_sequence_length"])
+          : v,
+      ),
+  ];
+  const merged = onnx.GraphProto.create({
+    name: "encoder_decoder",
+    node: [...(encGraph.node as NodeProto[]), ...(decGraph.node as NodeProto[])],
+    initializer: [
+      ...(encGraph.initializer as TensorProto[]).filter((t) => !decInits.has(t.name) || !shared.has(t.name)),
+      ...(decGraph.initializer as TensorProto[]),
+    ],
+    input: inputs,
+    output: [
+      ...(decGraph.output as ValueInfoProto[]),
+      ...(encGraph.output as ValueInfoProto[]).map((o) => valueInfo(encName(o.name))),
+    ],
+  });
+  const model = dec.model;
+  model.graph = merged;
+  return model;
+}

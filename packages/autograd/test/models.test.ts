@@ -202,3 +202,49 @@ describe("the generated models are consistent", () => {
     for (let k = 0; k < 64; k++) expect(inc[k]).toBeCloseTo(last[k] as number, 5);
   });
 });
+
+describe("mergeEncoderDecoder", () => {
+  it("gives the same logits as running encoder then decoder, and gradients reach the encoder", async () => {
+    const { buildT5: build, mergeEncoderDecoder } = await import("@npov/autograd");
+    const { encoder, decoder } = build(
+      { vocabSize: 64, dModel: 16, dKv: 4, dFf: 24, numLayers: 2, numDecoderLayers: 2, numHeads: 4 },
+      randomInit(9, 0.2),
+    );
+    const merged = mergeEncoderDecoder(encoder.model, decoder.model);
+    const src = int64([5, 17, 42, 8, 9], [1, 5]);
+    const mask = int64([1, 1, 1, 1, 1], [1, 5]);
+    const tgt = int64([0, 17, 42], [1, 3]);
+    const f32 = (dims: number[]) => new ort.Tensor("float32", new Float32Array(0), dims);
+    const past = Object.fromEntries(
+      [0, 1].flatMap((i) => [
+        [`past_key_values.${i}.decoder.key`, f32([1, 4, 0, 4])],
+        [`past_key_values.${i}.decoder.value`, f32([1, 4, 0, 4])],
+      ]),
+    );
+    const e = await ort.InferenceSession.create(encodeModel(encoder.model));
+    const d = await ort.InferenceSession.create(encodeModel(decoder.model));
+    const m = await ort.InferenceSession.create(encodeModel(merged));
+    const hidden = (await e.run({ input_ids: src, attention_mask: mask })).last_hidden_state!;
+    const two = (await d.run({ input_ids: tgt, encoder_attention_mask: mask, encoder_hidden_states: hidden, ...past }))
+      .logits!;
+    const one = (await m.run({ input_ids: src, attention_mask: mask, decoder_input_ids: tgt, ...past })).logits!;
+    expect(Array.from(one.data as Float32Array)).toEqual(Array.from(two.data as Float32Array));
+    // The shared embedding is stored once.
+    expect(merged.graph!.initializer!.filter((t) => t.name === "shared.weight")).toHaveLength(1);
+    const double = toDouble(merged);
+    const cut = await cutAtTensor(double, findEmbeddingOutput(double, "input_ids"), "inputs_embeds", {
+      input_ids: src,
+      attention_mask: mask,
+      decoder_input_ids: tgt,
+      ...Object.fromEntries(Object.entries(past).map(([k]) => [k, empty([1, 4, 0, 4])])),
+    });
+    const feeds = {
+      attention_mask: mask,
+      decoder_input_ids: tgt,
+      input_ids: src,
+      inputs_embeds: randomFeed([1, 5, 16], "double", 4),
+      ...Object.fromEntries(Object.keys(past).map((k) => [k, empty([1, 4, 0, 4])])),
+    };
+    await checkGradient(cut, { of: "logits", wrt: ["inputs_embeds"], feeds, sample: 30 });
+  });
+});

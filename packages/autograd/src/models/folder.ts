@@ -56,7 +56,7 @@ export function writeTestModel(
   if (architecture === "t5") {
     const c =
       size === "bench"
-        ? { vocabSize: v, dModel: 384, dKv: 64, dFf: 1536, numLayers: 6, numDecoderLayers: 6, numHeads: 6 }
+        ? { vocabSize: v, dModel: 320, dKv: 64, dFf: 1024, numLayers: 6, numDecoderLayers: 6, numHeads: 5 }
         : { vocabSize: v, dModel: 32, dKv: 8, dFf: 64, numLayers: 2, numDecoderLayers: 2, numHeads: 4 };
     const { encoder, decoder } = buildT5(c, init);
     parameters = encoder.parameters + decoder.parameters - c.vocabSize * c.dModel; // shared embedding counted once
