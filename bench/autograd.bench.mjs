@@ -51,8 +51,13 @@ if (mode === undefined) {
       `${label} : ${fmt(r.ms, 1)} ms, peak RSS ${fmt(r.rssMB)} MB; time ratio ${fmt(r.ms / f.ms, 2)}x, memory ratio ${fmt(r.rssMB / f.rssMB, 2)}x (graph build ${fmt(r.buildMs)} ms, once)`,
     );
   }
-  const worst = Math.max(results["backward-embeds"].ms, results["backward-weights"].ms) / f.ms;
-  console.log(`target backward <= 3x forward: ${worst <= 3 ? "met" : "NOT met"} (worst ratio ${fmt(worst, 2)}x)`);
+  // The target reads "backward costs <= 3x forward": backward alone = (forward+backward) - forward.
+  for (const m of ["backward-embeds", "backward-weights"]) {
+    const backward = (results[m].ms - f.ms) / f.ms;
+    console.log(
+      `${m}: backward alone ${fmt(backward, 2)}x forward -> target <= 3x ${backward <= 3 ? "met" : "NOT met"}`,
+    );
+  }
   process.exit(0);
 }
 
