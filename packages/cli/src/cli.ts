@@ -8,6 +8,7 @@ import { registerEval } from "./commands/eval.js";
 import { registerKb } from "./commands/kb.js";
 import { registerPrompt } from "./commands/prompt.js";
 import { registerRouge } from "./commands/rouge.js";
+import { registerSalience } from "./commands/salience.js";
 import { registerSynth } from "./commands/synth.js";
 
 /** Build the program (exported so tests can inspect commands). */
@@ -26,6 +27,7 @@ export function buildProgram(): Command {
   registerRouge(program);
   registerSynth(program);
   registerEval(program);
+  registerSalience(program);
   for (const command of program.commands) command.exitOverride();
   return program;
 }

@@ -10,18 +10,45 @@ export function formatArguments(perspective: Perspective): string {
   return perspective.arguments.map((a) => `${perspective.label}: ${a.text.trim()}`).join(" ");
 }
 
+/** Where each given argument's text sits inside a prompt. */
+export interface PromptArgumentSpan {
+  perspective: number;
+  argument: number;
+  start: number;
+  end: number;
+}
+
+/** A prompt and the character spans of the argument texts inside it. */
+export interface PromptLayout {
+  prompt: string;
+  arguments: PromptArgumentSpan[];
+}
+
 /**
- * The generator prompt (paper Figure 3):
+ * The generator prompt (paper Figure 3) with the span of every argument text inside it:
  * `User question: {Q} Topic: {T} Perspective #1: {pro: a pro: b} Perspective #2: {con: c} Neutral response opening: {`
  */
-export function generatorPrompt(input: NpovInput): string {
+export function generatorPromptLayout(input: NpovInput): PromptLayout {
   const clean = validateInput(input);
-  const parts = [`User question: {${clean.query.trim()}}`, `Topic: {${clean.topic.trim()}}`];
+  let prompt = `User question: {${clean.query.trim()}} Topic: {${clean.topic.trim()}}`;
+  const spans: PromptArgumentSpan[] = [];
   clean.perspectives.forEach((p, k) => {
-    parts.push(`Perspective #${k + 1}: {${formatArguments(p)}}`);
+    prompt += ` Perspective #${k + 1}: {`;
+    p.arguments.forEach((a, j) => {
+      prompt += `${j === 0 ? "" : " "}${p.label}: `;
+      const text = a.text.trim();
+      spans.push({ perspective: k, argument: j, start: prompt.length, end: prompt.length + text.length });
+      prompt += text;
+    });
+    prompt += "}";
   });
-  parts.push("Neutral response opening: {");
-  return parts.join(" ");
+  prompt += " Neutral response opening: {";
+  return { prompt, arguments: spans };
+}
+
+/** The generator prompt (paper Figure 3); see {@link generatorPromptLayout} for argument spans. */
+export function generatorPrompt(input: NpovInput): string {
+  return generatorPromptLayout(input).prompt;
 }
 
 /** The generator's target sequence: `<opening>} Neutral response core: {<core>}`. */

@@ -97,3 +97,20 @@ describe("classifier prompts (Figure 4)", () => {
     expect(classifierTarget(true)).toBe("NO}");
   });
 });
+
+describe("generatorPromptLayout", () => {
+  it("locates every argument inside the prompt", async () => {
+    const { generatorPromptLayout } = await import("@npov/core");
+    const layout = generatorPromptLayout(abortion);
+    expect(layout.prompt).toBe(generatorPrompt(abortion));
+    expect(layout.arguments.map((a) => layout.prompt.slice(a.start, a.end))).toEqual(
+      abortion.perspectives.flatMap((p) => p.arguments.map((a) => a.text)),
+    );
+    expect(layout.arguments.map((a) => [a.perspective, a.argument])).toEqual([
+      [0, 0],
+      [0, 1],
+      [1, 0],
+      [1, 1],
+    ]);
+  });
+});

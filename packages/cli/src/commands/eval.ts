@@ -9,17 +9,20 @@ import {
 } from "@npov/eval";
 import { SLICES } from "@npov/synth";
 import type { Command } from "commander";
+import { loadSalience, salienceEvalDetector } from "../detectors.js";
 import { progressBar } from "../progress.js";
-import { out, outJson, parseList } from "../util.js";
+import { out, outJson, parseInteger, parseList } from "../util.js";
 
-export const EVAL_METHODS = ["rouge"] as const;
+export const EVAL_METHODS = ["rouge", "salience"] as const;
 
-/** The detectors named by `--methods`. */
-export function evalDetectors(methods: readonly string[]): Detector[] {
-  return methods.map((m) => {
-    if (m === "rouge") return rougeEvalDetector();
-    throw new Error(`unreachable: ${m}`);
-  });
+/** The detectors named by `--methods` (model-based ones load `model`). */
+export async function evalDetectors(methods: readonly string[], model?: string): Promise<Detector[]> {
+  const detectors: Detector[] = [];
+  for (const m of methods) {
+    if (m === "rouge") detectors.push(rougeEvalDetector());
+    else if (m === "salience") detectors.push(salienceEvalDetector(await loadSalience(model)));
+  }
+  return detectors;
 }
 
 /** JSON form of an evaluation: the tables' numbers, curves and thresholds (per-example scores omitted). */
@@ -39,29 +42,42 @@ export function registerEval(program: Command): void {
     .description("ROC AUC of detectors on a dataset, per slice and error type (a table like the paper's Table 1)")
     .requiredOption("--data <file>", "dataset JSONL (from npov synth)")
     .option("--methods <list>", `comma-separated detectors: ${EVAL_METHODS.join(", ")}`, "rouge")
+    .option("--model <path>", "model folder (or id) for model-based methods (salience)")
+    .option("--limit <n>", "score only the first n examples (model-based methods are slow)")
     .option("--report <file>", "write a self-contained HTML report (tables, ROC curves, thresholds)")
     .option("--bootstrap <n>", "bootstrap resamples for AUC intervals (0 = none)", "200")
     .option("--json", "machine-readable output")
-    .action(async (opts: { data: string; methods: string; report?: string; bootstrap: string; json?: boolean }) => {
-      const methods = parseList(opts.methods, EVAL_METHODS, "--methods");
-      const dataset = readExamples(opts.data);
-      const resamples = Number(opts.bootstrap);
-      const bar = progressBar("scoring");
-      const result = await evaluate(dataset, evalDetectors(methods), {
-        onProgress: (done, total) => bar.update(done, total),
-        bootstrap: resamples > 0 ? { resamples, seed: 0 } : false,
-        sliceOrder: SLICES,
-      });
-      bar.stop();
-      if (opts.report !== undefined)
-        writeFileAtomic(opts.report, renderReport(result, { title: `npov evaluation of ${opts.data}` }));
-      if (opts.json) return outJson(evaluationJson(result));
-      out("Example-level ROC AUC (rows: slices; columns: method x error type)");
-      out(formatResultTable(result, "example"));
-      const words = formatResultTable(result, "word");
-      if (words) out(`\nWord-level ROC AUC (hallucinated response words / uncovered argument words)\n${words}`);
-      out(
-        `\n${dataset.length} examples scored${opts.report === undefined ? "" : `; report written to ${opts.report}`}`,
-      );
-    });
+    .action(
+      async (opts: {
+        data: string;
+        methods: string;
+        model?: string;
+        limit?: string;
+        report?: string;
+        bootstrap: string;
+        json?: boolean;
+      }) => {
+        const methods = parseList(opts.methods, EVAL_METHODS, "--methods");
+        const all = readExamples(opts.data);
+        const dataset = opts.limit === undefined ? all : all.slice(0, parseInteger(opts.limit, "--limit"));
+        const resamples = Number(opts.bootstrap);
+        const bar = progressBar("scoring");
+        const result = await evaluate(dataset, await evalDetectors(methods, opts.model), {
+          onProgress: (done, total) => bar.update(done, total),
+          bootstrap: resamples > 0 ? { resamples, seed: 0 } : false,
+          sliceOrder: SLICES,
+        });
+        bar.stop();
+        if (opts.report !== undefined)
+          writeFileAtomic(opts.report, renderReport(result, { title: `npov evaluation of ${opts.data}` }));
+        if (opts.json) return outJson(evaluationJson(result));
+        out("Example-level ROC AUC (rows: slices; columns: method x error type)");
+        out(formatResultTable(result, "example"));
+        const words = formatResultTable(result, "word");
+        if (words) out(`\nWord-level ROC AUC (hallucinated response words / uncovered argument words)\n${words}`);
+        out(
+          `\n${dataset.length} examples scored${opts.report === undefined ? "" : `; report written to ${opts.report}`}`,
+        );
+      },
+    );
 }
