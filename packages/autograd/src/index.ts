@@ -15,6 +15,7 @@ export * from "./models/net.js";
 export * from "./models/t5.js";
 export * from "./models/tokenizer.js";
 export * from "./optim.js";
+export * from "./pretrained.js";
 export * from "./probe.js";
 export * from "./proto.js";
 export * from "./rules.js";

@@ -3,6 +3,7 @@
 import { NpovError } from "@npov/core";
 import { Command, CommanderError } from "commander";
 import { registerCheck } from "./commands/check.js";
+import { registerClassifier } from "./commands/classifier.js";
 import { registerDemo } from "./commands/demo.js";
 import { registerEval } from "./commands/eval.js";
 import { registerKb } from "./commands/kb.js";
@@ -28,6 +29,7 @@ export function buildProgram(): Command {
   registerSynth(program);
   registerEval(program);
   registerSalience(program);
+  registerClassifier(program);
   for (const command of program.commands) command.exitOverride();
   return program;
 }
@@ -37,7 +39,8 @@ export async function main(argv: string[]): Promise<number> {
   const program = buildProgram();
   try {
     await program.parseAsync(argv, { from: "user" });
-    return 0;
+    // A command may choose its exit code (e.g. `npov guard --exit-code` returns 3 when not allowed).
+    return typeof process.exitCode === "number" ? process.exitCode : 0;
   } catch (error) {
     if (error instanceof CommanderError) {
       // Help and version exit with code 0; commander already printed the reason otherwise.

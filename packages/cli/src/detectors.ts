@@ -1,6 +1,15 @@
 /** Detectors the CLI can run, with their JSON shapes and adapters to @npov/eval. */
-import type { NpovInput } from "@npov/core";
+import {
+  createGuard,
+  type Guard,
+  type GuardConfig,
+  loadStacked,
+  stackedDetector,
+  YesNoClassifier,
+} from "@npov/classifier";
+import type { ErrorDetector, NpovInput } from "@npov/core";
 import type { Detector, DetectorOutput } from "@npov/eval";
+import { rougeErrorDetector } from "@npov/rouge";
 import { SalienceDetector, type SalienceResult } from "@npov/salience";
 import { UsageError } from "./util.js";
 
@@ -63,4 +72,49 @@ export function salienceEvalDetector(detector: SalienceDetector): Detector {
       };
     },
   };
+}
+
+/** Load the YES/NO classifier named by --model, with an optional soft prompt. */
+export async function loadClassifier(model: string | undefined, softPrompt?: string): Promise<YesNoClassifier> {
+  if (model === undefined)
+    throw new UsageError("classifier needs --model PATH (a model folder in the transformers.js layout).");
+  return YesNoClassifier.fromPretrained(model, softPrompt === undefined ? {} : { softPrompt });
+}
+
+/** The classifier as an evaluation detector. */
+export function classifierEvalDetector(classifier: YesNoClassifier): Detector {
+  return {
+    name: "classifier",
+    async score(input: NpovInput, response: string): Promise<DetectorOutput> {
+      const r = await classifier.detect(input, response);
+      return { hallucination: r.hallucination, coverage: r.coverage };
+    },
+  };
+}
+
+/** An ErrorDetector by method name: rouge, salience, classifier, or stacked (over rouge features unless told). */
+export async function errorDetector(
+  method: string,
+  options: { model?: string; softPrompt?: string; stacked?: string },
+): Promise<ErrorDetector> {
+  if (method === "rouge") return rougeErrorDetector();
+  if (method === "salience") return loadSalience(options.model);
+  if (method === "classifier") return loadClassifier(options.model, options.softPrompt);
+  if (method === "stacked") {
+    if (options.stacked === undefined) throw new UsageError("stacked needs --stacked FILE (from npov train-stacked).");
+    const sources: ErrorDetector[] = [rougeErrorDetector()];
+    if (options.model !== undefined) sources.push(await loadClassifier(options.model, options.softPrompt));
+    return stackedDetector(loadStacked(options.stacked), sources);
+  }
+  throw new UsageError(`unknown method "${method}"; use rouge, salience, classifier or stacked.`);
+}
+
+/** A guard from a stored configuration. */
+export async function guardFromConfig(config: GuardConfig): Promise<Guard> {
+  const detector = await errorDetector(config.detector.method, {
+    ...(config.detector.model === undefined ? {} : { model: config.detector.model }),
+    ...(config.detector.softPrompt === undefined ? {} : { softPrompt: config.detector.softPrompt }),
+    ...(config.detector.stacked === undefined ? {} : { stacked: config.detector.stacked }),
+  });
+  return createGuard({ detector, thresholds: config.thresholds });
 }

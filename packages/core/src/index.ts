@@ -4,7 +4,9 @@
  * @packageDocumentation
  */
 
+export * from "./auc.js";
 export * from "./dataset.js";
+export type * from "./detector.js";
 export * from "./errors.js";
 export * from "./io.js";
 export * from "./kb.js";

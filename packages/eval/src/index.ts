@@ -6,6 +6,7 @@
 
 export * from "./agreement.js";
 export * from "./bootstrap.js";
+export * from "./calibrate.js";
 export * from "./detectors.js";
 export * from "./evaluate.js";
 export * from "./report.js";

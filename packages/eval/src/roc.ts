@@ -1,34 +1,13 @@
 /** ROC AUC, ROC curves and average precision over plain arrays (label true/1 = positive = error). */
-import { checkBinary, requireBothClasses } from "./checks.js";
+import { checkBinary, requireBothClasses } from "@npov/core";
+
+export { rocAuc } from "@npov/core";
 
 /** Indices sorted by score, descending (stable). */
 function byScoreDescending(scores: ArrayLike<number>): number[] {
   return Array.from({ length: scores.length }, (_, i) => i).sort(
     (a, b) => (scores[b] as number) - (scores[a] as number) || a - b,
   );
-}
-
-/**
- * Exact ROC AUC: the Mann-Whitney U statistic divided by (positives x negatives), ties between a positive
- * and a negative counted as half. Equals the probability that a random positive outscores a random negative.
- * @throws InvalidValueError when lengths differ, a score is not finite, or a class is missing
- */
-export function rocAuc(scores: ArrayLike<number>, labels: ArrayLike<boolean | number>): number {
-  const { positives, negatives } = checkBinary(scores, labels);
-  requireBothClasses(positives, negatives, "ROC AUC");
-  // Midranks over ascending scores; AUC = (rank sum of positives - P(P+1)/2) / (P N).
-  const order = Array.from({ length: scores.length }, (_, i) => i).sort(
-    (a, b) => (scores[a] as number) - (scores[b] as number),
-  );
-  let rankSum = 0;
-  for (let i = 0; i < order.length; ) {
-    let j = i;
-    while (j + 1 < order.length && scores[order[j + 1] as number] === scores[order[i] as number]) j++;
-    const midrank = (i + j) / 2 + 1;
-    for (let k = i; k <= j; k++) if (labels[order[k] as number]) rankSum += midrank;
-    i = j + 1;
-  }
-  return (rankSum - (positives * (positives + 1)) / 2) / (positives * negatives);
 }
 
 /** One point of a ROC curve: predicting "error" for scores >= threshold. */

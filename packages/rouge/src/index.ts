@@ -4,6 +4,7 @@
  * @packageDocumentation
  */
 export * from "./detector.js";
+export * from "./error-detector.js";
 export { nltkPorterStem } from "./nltk-porter.js";
 export * from "./rouge-n.js";
 export * from "./score.js";

@@ -10,13 +10,17 @@ import {
   findEmbeddingOutput,
   GradientSession,
   type GraphProto,
+  loadPretrained,
+  type ModelDtype,
   type ModelProto,
   mergeEncoderDecoder,
   type NodeProto,
+  type PretrainedFiles,
   tensorData,
   tensorDims,
 } from "@npov/autograd";
 import {
+  type ErrorScores,
   generatorPromptLayout,
   InvalidValueError,
   type NpovInput,
@@ -37,7 +41,6 @@ import {
   rowMax,
   squareNormalizeColumns,
 } from "./postprocess.js";
-import { loadPretrained, type ModelDtype, type PretrainedFiles } from "./resolve.js";
 
 /** `grad-x-input` (default): dot(gradient, embedding); `grad-norm`: L2 norm of the gradient. */
 export type SalienceVariant = "grad-x-input" | "grad-norm";
@@ -144,6 +147,7 @@ function pastInputsOf(model: ModelProto): Array<{ name: string; dims: Array<numb
 
 /** Gradient x input salience from a local ONNX model (encoder-decoder or causal LM). */
 export class SalienceDetector {
+  readonly name = "salience";
   private built: Promise<Built> | undefined;
 
   private constructor(
@@ -368,6 +372,34 @@ export class SalienceDetector {
     const layout = generatorPromptLayout(clean);
     const map = await this.tokenMap(layout.prompt, text);
     return postprocessSalience(clean, text, layout, map, this.options.variant, this.options.epsilon);
+  }
+
+  /** As an ErrorDetector: scores, evidence (least-contributing arguments, least-attributed words), features. */
+  async detect(input: NpovInput, response: string): Promise<ErrorScores> {
+    const r = await this.score(input, response);
+    const alphas = r.words.arguments.map((w) => w.contribution);
+    const betas = r.words.response.map((w) => w.attribution);
+    const stat = (xs: number[], f: (a: number[]) => number) => (xs.length === 0 ? 0 : f(xs));
+    return {
+      hallucination: r.hallucination,
+      coverage: r.coverage,
+      uncoveredArguments: r.perspectives
+        .flatMap((p, k) =>
+          p.arguments.map((a, j) => ({ perspective: k, argument: j, text: a.text, score: 1 - a.contribution })),
+        )
+        .sort((a, b) => b.score - a.score),
+      unsupportedSpans: r.words.response
+        .map((w) => ({ text: w.text, start: w.start, end: w.end, score: w.hallucination }))
+        .sort((a, b) => b.score - a.score),
+      features: {
+        "salience.hallucination": r.hallucination,
+        "salience.coverage": r.coverage,
+        "salience.minAlpha": stat(alphas, (a) => Math.min(...a)),
+        "salience.meanAlpha": stat(alphas, (a) => a.reduce((x, y) => x + y, 0) / a.length),
+        "salience.minBeta": stat(betas, (a) => Math.min(...a)),
+        "salience.meanBeta": stat(betas, (a) => a.reduce((x, y) => x + y, 0) / a.length),
+      },
+    };
   }
 
   async dispose(): Promise<void> {

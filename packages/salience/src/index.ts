@@ -4,8 +4,14 @@
  * @packageDocumentation
  */
 
+export {
+  loadPretrained,
+  type ModelDtype,
+  ModelNotFoundError,
+  type PretrainedFiles,
+  tokenizerFromFiles,
+} from "@npov/autograd";
 export * from "./align.js";
 export * from "./detector.js";
 export * from "./html.js";
 export * from "./postprocess.js";
-export * from "./resolve.js";

@@ -29,10 +29,11 @@ const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 export function writeTestModel(
   dir: string,
   architecture: TestArchitecture,
-  options: { size?: TestModelSize; seed?: number } = {},
+  /** `initStd`: std of the random weights (default 0.02, Hugging Face's initialization). */
+  options: { size?: TestModelSize; seed?: number; initStd?: number } = {},
 ): TestModelInfo {
   const size = options.size ?? "tiny";
-  const init = randomInit(options.seed ?? 0);
+  const init = randomInit(options.seed ?? 0, options.initStd ?? 0.02);
   const tokenizer = bpeTokenizerJson(undefined, [], { appendEos: architecture === "t5" });
   const v = size === "bench" ? 8000 : vocabSize(tokenizer);
   mkdirSync(join(dir, "onnx"), { recursive: true });

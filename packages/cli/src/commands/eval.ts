@@ -9,18 +9,23 @@ import {
 } from "@npov/eval";
 import { SLICES } from "@npov/synth";
 import type { Command } from "commander";
-import { loadSalience, salienceEvalDetector } from "../detectors.js";
+import { classifierEvalDetector, loadClassifier, loadSalience, salienceEvalDetector } from "../detectors.js";
 import { progressBar } from "../progress.js";
 import { out, outJson, parseInteger, parseList } from "../util.js";
 
-export const EVAL_METHODS = ["rouge", "salience"] as const;
+export const EVAL_METHODS = ["rouge", "salience", "classifier"] as const;
 
 /** The detectors named by `--methods` (model-based ones load `model`). */
-export async function evalDetectors(methods: readonly string[], model?: string): Promise<Detector[]> {
+export async function evalDetectors(
+  methods: readonly string[],
+  model?: string,
+  softPrompt?: string,
+): Promise<Detector[]> {
   const detectors: Detector[] = [];
   for (const m of methods) {
     if (m === "rouge") detectors.push(rougeEvalDetector());
     else if (m === "salience") detectors.push(salienceEvalDetector(await loadSalience(model)));
+    else if (m === "classifier") detectors.push(classifierEvalDetector(await loadClassifier(model, softPrompt)));
   }
   return detectors;
 }
@@ -42,7 +47,8 @@ export function registerEval(program: Command): void {
     .description("ROC AUC of detectors on a dataset, per slice and error type (a table like the paper's Table 1)")
     .requiredOption("--data <file>", "dataset JSONL (from npov synth)")
     .option("--methods <list>", `comma-separated detectors: ${EVAL_METHODS.join(", ")}`, "rouge")
-    .option("--model <path>", "model folder (or id) for model-based methods (salience)")
+    .option("--model <path>", "model folder (or id) for model-based methods (salience, classifier)")
+    .option("--soft-prompt <file>", "soft prompt for the classifier")
     .option("--limit <n>", "score only the first n examples (model-based methods are slow)")
     .option("--report <file>", "write a self-contained HTML report (tables, ROC curves, thresholds)")
     .option("--bootstrap <n>", "bootstrap resamples for AUC intervals (0 = none)", "200")
@@ -52,6 +58,7 @@ export function registerEval(program: Command): void {
         data: string;
         methods: string;
         model?: string;
+        softPrompt?: string;
         limit?: string;
         report?: string;
         bootstrap: string;
@@ -62,7 +69,7 @@ export function registerEval(program: Command): void {
         const dataset = opts.limit === undefined ? all : all.slice(0, parseInteger(opts.limit, "--limit"));
         const resamples = Number(opts.bootstrap);
         const bar = progressBar("scoring");
-        const result = await evaluate(dataset, await evalDetectors(methods, opts.model), {
+        const result = await evaluate(dataset, await evalDetectors(methods, opts.model, opts.softPrompt), {
           onProgress: (done, total) => bar.update(done, total),
           bootstrap: resamples > 0 ? { resamples, seed: 0 } : false,
           sliceOrder: SLICES,

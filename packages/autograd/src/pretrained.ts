@@ -7,8 +7,9 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import * as transformers from "@huggingface/transformers";
-import { dequantizeModel, loadModel, type ModelProto } from "@npov/autograd";
 import { FileReadError, NpovError, writeFileAtomic } from "@npov/core";
+import { dequantizeModel } from "./dequantize.js";
+import { loadModel, type ModelProto } from "./proto.js";
 
 /** A model folder that cannot be found locally and may not be downloaded. */
 export class ModelNotFoundError extends NpovError {

@@ -1,0 +1,339 @@
+/**
+ * YES/NO label-logit classifiers (SPEC 2.3): a language model reads the Figure 4 prompt and the error
+ * score is P(NO) from a softmax over the logits of the two label tokens at the answer position.
+ *
+ * Label tokens: "YES}" and "NO}" (the paper's targets) are tokenized as the model would see them (alone for
+ * an encoder-decoder's decoder, after the prompt for a causal LM); their common prefix (e.g. a
+ * SentencePiece "▁") is teacher-forced, and the first token where they differ is read. Labels whose first
+ * differing tokens coincide raise a typed error.
+ */
+import {
+  appendTokenLoss,
+  cutAtTensor,
+  encodeModel,
+  findEmbeddingOutput,
+  type GraphProto,
+  loadPretrained,
+  type ModelDtype,
+  type ModelProto,
+  mergeEncoderDecoder,
+  type NodeProto,
+  type PretrainedFiles,
+  tensorData,
+  tensorDims,
+} from "@npov/autograd";
+import {
+  type ClassifierTask,
+  classifierPrompt,
+  type ErrorDetector,
+  type ErrorScores,
+  InvalidValueError,
+  NpovError,
+  type NpovInput,
+} from "@npov/core";
+import * as ort from "onnxruntime-node";
+import { loadSoftPrompt, type SoftPrompt } from "./softprompt-file.js";
+
+/** The tokenizer cannot tell the labels apart at any position. */
+export class LabelTokenError extends NpovError {
+  constructor(message: string) {
+    super("LABEL_TOKENS", message);
+  }
+}
+
+export interface YesNoOptions {
+  /** Which prompt(s) to score: one task, or both (default). */
+  task?: ClassifierTask | "both";
+  /** Soft prompt(s): a file path or loaded prompt, or one per task. */
+  softPrompt?: string | SoftPrompt | Partial<Record<ClassifierTask, string | SoftPrompt>>;
+  dtype?: ModelDtype;
+  /** Prompts per batch (default 8). */
+  batchSize?: number;
+  /** Label strings (default "YES}" and "NO}"). */
+  labels?: { yes: string; no: string };
+}
+
+/** The label tokens and their teacher-forced common prefix. */
+export interface LabelTokens {
+  prefix: number[];
+  yes: number;
+  no: number;
+}
+
+/** The model pieces shared by scoring and tuning: a graph taking inputs_embeds, and the embedding table. */
+export interface EmbeddingModel {
+  files: PretrainedFiles;
+  /** Graph with input `inputs_embeds` (and, for encoder-decoders, decoder_input_ids) plus a token loss. */
+  model: ModelProto;
+  table: { data: Float32Array; dim: number };
+  labels: LabelTokens;
+}
+
+function embeddingTable(model: ModelProto, idsInput: string): { data: Float32Array; dim: number; gather: string } {
+  const out = findEmbeddingOutput(model, idsInput);
+  const graph = model.graph as GraphProto;
+  const node = (graph.node as NodeProto[]).find((n) => n.output[0] === out) as NodeProto;
+  const table = graph.initializer.find((t) => t.name === node.input[0]);
+  if (table === undefined)
+    throw new InvalidValueError("model", `embedding table ${node.input[0]} is not an initializer`);
+  return { data: tensorData(table) as Float32Array, dim: tensorDims(table)[1] as number, gather: out };
+}
+
+function commonPrefix(a: number[], b: number[]): number {
+  let k = 0;
+  while (k < a.length && k < b.length && a[k] === b[k]) k++;
+  return k;
+}
+
+/** Find the label tokens for a tokenizer (see the module comment). */
+export function labelTokens(files: PretrainedFiles, labels = { yes: "YES}", no: "NO}" }): LabelTokens {
+  const tok = files.tokenizer;
+  const encode = (s: string) => tok.encode(s, { add_special_tokens: false }) as number[];
+  let yes: number[];
+  let no: number[];
+  if (files.encoderDecoder) {
+    yes = encode(labels.yes);
+    no = encode(labels.no);
+  } else {
+    // In context: what follows the prompt's final "{".
+    const context = encode(": {");
+    const after = (s: string) => {
+      const full = encode(`: {${s}`);
+      return commonPrefix(context, full) === context.length ? full.slice(context.length) : encode(s);
+    };
+    yes = after(labels.yes);
+    no = after(labels.no);
+  }
+  const k = commonPrefix(yes, no);
+  if (k >= yes.length || k >= no.length)
+    throw new LabelTokenError(
+      `the tokenizer encodes "${labels.yes}" and "${labels.no}" without a differing token; choose other labels.`,
+    );
+  return { prefix: yes.slice(0, k), yes: yes[k] as number, no: no[k] as number };
+}
+
+/** Load a model and prepare the inputs_embeds graph with a per-token loss (used by scoring and tuning). */
+export async function loadEmbeddingModel(
+  idOrPath: string,
+  options: { dtype?: ModelDtype; labels?: { yes: string; no: string } } = {},
+): Promise<EmbeddingModel> {
+  const files = await loadPretrained(idOrPath, { dtype: options.dtype ?? "fp32" });
+  const base = files.encoderDecoder
+    ? mergeEncoderDecoder(files.encoder as ModelProto, files.decoder as ModelProto)
+    : (files.model as ModelProto);
+  const withLoss = await appendTokenLoss(base);
+  const table = embeddingTable(withLoss, "input_ids");
+  const model = await cutAtTensor(withLoss, table.gather, "inputs_embeds");
+  return { files, model, table: { data: table.data, dim: table.dim }, labels: labelTokens(files, options.labels) };
+}
+
+/** A batch of prompts, padded, with optional soft-prompt vectors prepended to each. */
+export interface PreparedBatch {
+  feeds: Record<string, ort.Tensor>;
+  /** Per row: position whose logits (and loss) answer the question. */
+  answer: number[];
+  /** Sequence length of the decoder (encoder-decoder) or the whole input (causal). */
+  width: number;
+}
+
+/**
+ * Feeds for a batch: prompt ids embedded (soft prompt first), right-padded; the teacher-forced label
+ * prefix; labels (the yes/no token at the answer position, when `targets` are given).
+ */
+export function prepareBatch(
+  em: EmbeddingModel,
+  promptIds: number[][],
+  soft: Float32Array | undefined,
+  targets?: number[],
+): PreparedBatch {
+  const { files, table, labels } = em;
+  const d = table.dim;
+  const p = soft === undefined ? 0 : soft.length / d;
+  const pad = Number(files.config.pad_token_id ?? 0);
+  const b = promptIds.length;
+  const i64 = (values: number[], dims: number[]) =>
+    new ort.Tensor("int64", BigInt64Array.from(values.map(BigInt)), dims);
+  const past = (batch: number) =>
+    Object.fromEntries(
+      (em.model.graph?.input ?? [])
+        .filter((v) => (v.name ?? "").startsWith("past_key_values"))
+        .map((v) => {
+          const dims = (v.type?.tensorType?.shape?.dim ?? []).map((x) =>
+            x.dimValue !== undefined && x.dimValue !== null && Number(x.dimValue) > 0
+              ? Number(x.dimValue)
+              : /batch/.test(x.dimParam ?? "")
+                ? batch
+                : 0,
+          );
+          return [v.name as string, new ort.Tensor("float32", new Float32Array(0), dims)];
+        }),
+    );
+  const embedRows = (rows: number[][], width: number) => {
+    const out = new Float32Array(b * width * d);
+    rows.forEach((ids, r) => {
+      if (soft !== undefined) out.set(soft, r * width * d);
+      ids.forEach((id, k) => {
+        out.set(table.data.subarray(id * d, (id + 1) * d), (r * width + p + k) * d);
+      });
+    });
+    return out;
+  };
+  if (files.encoderDecoder) {
+    const width = p + Math.max(...promptIds.map((x) => x.length));
+    const ids = promptIds.flatMap((x) => [
+      ...new Array(p).fill(pad),
+      ...x,
+      ...new Array(width - p - x.length).fill(pad),
+    ]);
+    const mask = promptIds.flatMap((x) => [
+      ...new Array(p + x.length).fill(1),
+      ...new Array(width - p - x.length).fill(0),
+    ]);
+    const start = Number(files.config.decoder_start_token_id ?? pad);
+    const dec = [start, ...labels.prefix];
+    const t = dec.length;
+    const labelRow = (target: number) => [...labels.prefix, target];
+    return {
+      feeds: {
+        input_ids: i64(ids, [b, width]),
+        attention_mask: i64(mask, [b, width]),
+        inputs_embeds: new ort.Tensor("float32", embedRows(promptIds, width), [b, width, d]),
+        decoder_input_ids: i64(Array.from({ length: b }, () => dec).flat(), [b, t]),
+        labels: i64((targets ?? new Array(b).fill(labels.yes)).flatMap(labelRow), [b, t]),
+        label_mask: new ort.Tensor(
+          "float32",
+          Float32Array.from({ length: b * t }, (_, k) => (k % t === t - 1 ? 1 : 0)),
+          [b, t],
+        ),
+        ...past(b),
+      },
+      answer: new Array(b).fill(t - 1),
+      width: t,
+    };
+  }
+  // Causal: [soft prompt] prompt ids + label prefix, right-padded; the answer is read after the last real token.
+  const rows = promptIds.map((x) => [...x, ...labels.prefix]);
+  const width = p + Math.max(...rows.map((x) => x.length));
+  const ids = rows.flatMap((x) => [...new Array(p).fill(pad), ...x, ...new Array(width - p - x.length).fill(pad)]);
+  const mask = rows.flatMap((x) => [...new Array(p + x.length).fill(1), ...new Array(width - p - x.length).fill(0)]);
+  const answer = rows.map((x) => p + x.length - 1);
+  const labelIds = new Array(b * width).fill(0);
+  const labelMask = new Float32Array(b * width);
+  answer.forEach((a, r) => {
+    labelIds[r * width + a] = targets?.[r] ?? labels.yes;
+    labelMask[r * width + a] = 1;
+  });
+  return {
+    feeds: {
+      input_ids: i64(ids, [b, width]),
+      attention_mask: i64(mask, [b, width]),
+      position_ids: i64(
+        Array.from({ length: b * width }, (_, k) => k % width),
+        [b, width],
+      ),
+      inputs_embeds: new ort.Tensor("float32", embedRows(rows, width), [b, width, d]),
+      labels: i64(labelIds, [b, width]),
+      label_mask: new ort.Tensor("float32", labelMask, [b, width]),
+      ...past(b),
+    },
+    answer,
+    width,
+  };
+}
+
+/** P(NO) = softmax([logit(YES), logit(NO)])[1], computed stably. */
+export function probabilityNo(logitYes: number, logitNo: number): number {
+  const m = Math.max(logitYes, logitNo);
+  const y = Math.exp(logitYes - m);
+  const n = Math.exp(logitNo - m);
+  return n / (y + n);
+}
+
+function resolveSoft(option: string | SoftPrompt | undefined): SoftPrompt | undefined {
+  if (option === undefined) return undefined;
+  return typeof option === "string" ? loadSoftPrompt(option) : option;
+}
+
+/** YES/NO classifiers for coverage and/or hallucination errors. */
+export class YesNoClassifier implements ErrorDetector {
+  readonly name = "classifier";
+  private constructor(
+    readonly em: EmbeddingModel,
+    private readonly session: ort.InferenceSession,
+    readonly tasks: ClassifierTask[],
+    private readonly soft: Partial<Record<ClassifierTask, SoftPrompt>>,
+    private readonly batchSize: number,
+  ) {}
+
+  static async fromPretrained(idOrPath: string, options: YesNoOptions = {}): Promise<YesNoClassifier> {
+    const task = options.task ?? "both";
+    if (task !== "both" && task !== "coverage" && task !== "hallucination")
+      throw new InvalidValueError("task", 'must be "coverage", "hallucination" or "both".');
+    const tasks: ClassifierTask[] = task === "both" ? ["coverage", "hallucination"] : [task];
+    const batchSize = options.batchSize ?? 8;
+    if (!Number.isInteger(batchSize) || batchSize < 1)
+      throw new InvalidValueError("batchSize", "must be a positive integer.");
+    const em = await loadEmbeddingModel(idOrPath, options);
+    const soft: Partial<Record<ClassifierTask, SoftPrompt>> = {};
+    const option = options.softPrompt;
+    if (typeof option === "string" || (option !== undefined && "vectors" in option)) {
+      const sp = resolveSoft(option as string | SoftPrompt) as SoftPrompt;
+      for (const t of tasks) soft[t] = sp;
+    } else if (option !== undefined) {
+      for (const t of tasks) {
+        const sp = resolveSoft((option as Partial<Record<ClassifierTask, string | SoftPrompt>>)[t]);
+        if (sp !== undefined) soft[t] = sp;
+      }
+    }
+    for (const sp of Object.values(soft))
+      if (sp !== undefined && sp.dim !== em.table.dim)
+        throw new InvalidValueError(
+          "softPrompt",
+          `has vectors of size ${sp.dim}, the model's embeddings have ${em.table.dim}.`,
+        );
+    const session = await ort.InferenceSession.create(encodeModel(em.model));
+    return new YesNoClassifier(em, session, tasks, soft, batchSize);
+  }
+
+  /** Logits of YES and NO for prompts (batched, padded); `soft` prepends soft-prompt vectors. */
+  async labelLogits(prompts: string[], soft?: Float32Array): Promise<Array<{ yes: number; no: number }>> {
+    const out: Array<{ yes: number; no: number }> = [];
+    const tok = this.em.files.tokenizer;
+    for (let i = 0; i < prompts.length; i += this.batchSize) {
+      const ids = prompts.slice(i, i + this.batchSize).map((p) => tok.encode(p) as number[]);
+      const batch = prepareBatch(this.em, ids, soft);
+      const r = await this.session.run(batch.feeds, ["logits"]);
+      const logits = r.logits as ort.Tensor;
+      const v = logits.dims[2] as number;
+      const data = logits.data as Float32Array;
+      batch.answer.forEach((a, row) => {
+        const base = (row * batch.width + a) * v;
+        out.push({ yes: data[base + this.em.labels.yes] as number, no: data[base + this.em.labels.no] as number });
+      });
+    }
+    return out;
+  }
+
+  /** P(NO) for each example and task. */
+  async scoreBatch(
+    examples: ReadonlyArray<{ input: NpovInput; response: string }>,
+    task: ClassifierTask,
+  ): Promise<number[]> {
+    const prompts = examples.map((e) => classifierPrompt(e.input, e.response, task));
+    const logits = await this.labelLogits(prompts, this.soft[task]?.vectors);
+    return logits.map((l) => probabilityNo(l.yes, l.no));
+  }
+
+  /** Error scores of one example; a task this classifier does not run scores NaN-free 0 and says so in features. */
+  async detect(input: NpovInput, response: string): Promise<ErrorScores> {
+    const scores: Partial<Record<ClassifierTask, number>> = {};
+    for (const task of this.tasks) scores[task] = (await this.scoreBatch([{ input, response }], task))[0] as number;
+    const features: Record<string, number> = {};
+    for (const [t, s] of Object.entries(scores)) features[`classifier.${t}.pNo`] = s as number;
+    return { hallucination: scores.hallucination ?? 0, coverage: scores.coverage ?? 0, features };
+  }
+
+  async dispose(): Promise<void> {
+    await this.session.release();
+  }
+}

@@ -1,0 +1,158 @@
+import {
+  loadEmbeddingModel,
+  loadGuardConfig,
+  saveGuardConfig,
+  saveSoftPrompt,
+  saveStacked,
+  trainStacked,
+  tuneSoftPrompt,
+} from "@npov/classifier";
+import { type ErrorDetector, readExamples } from "@npov/core";
+import { calibrateThresholds } from "@npov/eval";
+import { rougeErrorDetector } from "@npov/rouge";
+import type { Command } from "commander";
+import { errorDetector, guardFromConfig, loadClassifier } from "../detectors.js";
+import { progressBar } from "../progress.js";
+import { out, outJson, parseInteger, parseList, readExample, UsageError } from "../util.js";
+
+const num = (value: string, option: string) => {
+  const n = Number(value);
+  if (!Number.isFinite(n)) throw new UsageError(`${option} must be a number, got "${value}".`);
+  return n;
+};
+
+export function registerClassifier(program: Command): void {
+  program
+    .command("train-classifier")
+    .description("soft-prompt tune a YES/NO classifier (SPEC 2.3; defaults are the paper's hyperparameters)")
+    .requiredOption("--task <task>", "coverage | hallucination")
+    .requiredOption("--model <path>", "model folder (transformers.js layout)")
+    .requiredOption("--train <file>", "training dataset JSONL (e.g. from npov synth --split train)")
+    .requiredOption("--dev <file>", "dev dataset JSONL for ROC AUC and early stopping")
+    .requiredOption("--out <file>", "soft-prompt file to write")
+    .option("--steps <n>", "maximum steps", "20000")
+    .option("--lr <x>", "peak learning rate", "0.1")
+    .option("--warmup <n>", "warm-up steps", "500")
+    .option("--batch-size <n>", "examples per step", "16")
+    .option("--eval-every <n>", "dev evaluation interval", "200")
+    .option("--patience <n>", "evaluations without improvement before stopping", "5")
+    .option("--seed <n>", "random seed", "0")
+    .option("--json", "print the summary as JSON")
+    .action(async (opts: Record<string, string> & { json?: boolean }) => {
+      const task = opts.task;
+      if (task !== "coverage" && task !== "hallucination")
+        throw new UsageError(`--task must be coverage or hallucination, got "${task}".`);
+      const em = await loadEmbeddingModel(opts.model as string);
+      const bar = progressBar("tuning", " loss {loss} dev AUC {auc}");
+      let auc = "-";
+      const result = await tuneSoftPrompt(em, readExamples(opts.train as string), readExamples(opts.dev as string), {
+        task,
+        steps: parseInteger(opts.steps as string, "--steps"),
+        lr: num(opts.lr as string, "--lr"),
+        warmupSteps: parseInteger(opts.warmup as string, "--warmup"),
+        batchSize: parseInteger(opts.batchSize as string, "--batch-size"),
+        evalEvery: parseInteger(opts.evalEvery as string, "--eval-every"),
+        patience: parseInteger(opts.patience as string, "--patience"),
+        seed: parseInteger(opts.seed as string, "--seed"),
+        modelName: opts.model as string,
+        onProgress: (p) => {
+          if (p.devAuc !== undefined) auc = p.devAuc.toFixed(3);
+          bar.update(p.step, p.steps, { loss: p.loss.toFixed(3), auc });
+        },
+      });
+      bar.stop();
+      saveSoftPrompt(opts.out as string, result.prompt);
+      const summary = {
+        out: opts.out,
+        task,
+        steps: result.history.length - 1,
+        bestStep: result.prompt.meta.steps,
+        devAuc: result.prompt.meta.devAuc,
+        stoppedEarly: result.stoppedEarly,
+        initialDevAuc: result.history[0]?.devAuc ?? null,
+      };
+      if (opts.json) return outJson(summary);
+      out(
+        `trained ${summary.steps} steps (best dev ROC AUC ${summary.devAuc?.toFixed(3) ?? "n/a"} at step ${summary.bestStep}; initial ${summary.initialDevAuc?.toFixed(3) ?? "n/a"})${result.stoppedEarly ? ", stopped early" : ""}\nsoft prompt written to ${opts.out}`,
+      );
+    });
+
+  program
+    .command("train-stacked")
+    .description("train the stacked logistic-regression classifier over detector features")
+    .requiredOption("--train <file>", "labelled dataset JSONL")
+    .option("--methods <list>", "feature sources: rouge[,classifier]", "rouge")
+    .option("--model <path>", "model folder for the classifier source")
+    .requiredOption("--out <file>", "stacked model JSON to write")
+    .action(async (opts: { train: string; methods: string; model?: string; out: string }) => {
+      const methods = parseList(opts.methods, ["rouge", "classifier"] as const, "--methods");
+      const sources: ErrorDetector[] = [];
+      if (methods.includes("rouge")) sources.push(rougeErrorDetector());
+      if (methods.includes("classifier")) sources.push(await loadClassifier(opts.model));
+      const model = await trainStacked(sources, readExamples(opts.train));
+      saveStacked(opts.out, model);
+      out(`stacked classifier over ${model.hallucination.features.length} features written to ${opts.out}`);
+    });
+
+  program
+    .command("calibrate-guard")
+    .description(
+      "choose guard thresholds on a labelled dev set (target false-positive rate) and write the guard config",
+    )
+    .requiredOption("--data <file>", "labelled dev dataset JSONL")
+    .option("--method <name>", "rouge | classifier | stacked | salience", "rouge")
+    .option("--model <path>", "model folder for model-based methods")
+    .option("--soft-prompt <file>", "soft prompt for the classifier")
+    .option("--stacked <file>", "stacked model JSON")
+    .option("--target-fpr <x>", "largest tolerated false-positive rate per error type", "0.05")
+    .requiredOption("--out <file>", "guard config JSON to write")
+    .action(
+      async (opts: {
+        data: string;
+        method: string;
+        model?: string;
+        softPrompt?: string;
+        stacked?: string;
+        targetFpr: string;
+        out: string;
+      }) => {
+        const target = num(opts.targetFpr, "--target-fpr");
+        const detector = await errorDetector(opts.method, opts);
+        const bar = progressBar("calibrating");
+        const c = await calibrateThresholds(readExamples(opts.data), detector, {
+          rule: { rule: "fpr", target },
+          onProgress: (d, t) => bar.update(d, t),
+        });
+        bar.stop();
+        const detectorSpec = {
+          method: opts.method,
+          ...(opts.model ? { model: opts.model } : {}),
+          ...(opts.softPrompt ? { softPrompt: opts.softPrompt } : {}),
+          ...(opts.stacked ? { stacked: opts.stacked } : {}),
+        };
+        saveGuardConfig(opts.out, {
+          format: "npov-guard/1",
+          detector: detectorSpec,
+          thresholds: c.thresholds,
+          calibration: { rule: c.rule, data: opts.data, n: c.n, metrics: c.metrics },
+        });
+        out(
+          `thresholds: hallucination ${c.thresholds.hallucination.toFixed(4)} (recall ${c.metrics.hallucination.recall.toFixed(3)}, FPR ${c.metrics.hallucination.fpr.toFixed(3)}), coverage ${c.thresholds.coverage.toFixed(4)} (recall ${c.metrics.coverage.recall.toFixed(3)}, FPR ${c.metrics.coverage.fpr.toFixed(3)})\nguard config written to ${opts.out}`,
+        );
+      },
+    );
+
+  program
+    .command("guard")
+    .description("check one example with a guard config: allow or not, with scores, thresholds and evidence (JSON)")
+    .requiredOption("--config <file>", "guard config JSON (from npov calibrate-guard)")
+    .requiredOption("--input <file>", 'JSON file {"input": {...}, "response": "..."}')
+    .option("--exit-code", "exit with 3 when the response is not allowed")
+    .action(async (opts: { config: string; input: string; exitCode?: boolean }) => {
+      const guard = await guardFromConfig(loadGuardConfig(opts.config));
+      const example = readExample(opts.input);
+      const verdict = await guard.check(example.input, example.response);
+      outJson(verdict);
+      if (opts.exitCode && !verdict.allow) process.exitCode = 3;
+    });
+}

@@ -1,0 +1,43 @@
+/**
+ * The interface every detector implements (ROUGE, salience, classifiers), so guards, stacked classifiers
+ * and evaluation can combine detectors without the detector packages depending on each other.
+ */
+import type { NpovInput } from "./types.js";
+
+/** A given argument the detector considers (partly) uncovered. */
+export interface UncoveredArgument {
+  perspective: number;
+  argument: number;
+  text: string;
+  /** Coverage-error score of this argument in [0, 1] (higher = less covered). */
+  score: number;
+}
+
+/** A response span (word or sentence) the detector considers unsupported by the arguments. */
+export interface UnsupportedSpan {
+  text: string;
+  start: number;
+  end: number;
+  /** Hallucination score of this span in [0, 1]. */
+  score: number;
+}
+
+/** What a detector found for one (input, response) pair: example-level scores and their evidence. */
+export interface ErrorScores {
+  /** Example-level hallucination score in [0, 1] (higher = more likely an error). */
+  hallucination: number;
+  /** Example-level coverage-error score in [0, 1]. */
+  coverage: number;
+  /** Arguments ranked by coverage-error score, worst first. */
+  uncoveredArguments?: UncoveredArgument[];
+  /** Response spans ranked by hallucination score, worst first. */
+  unsupportedSpans?: UnsupportedSpan[];
+  /** Numeric features for stacked classifiers, e.g. `{ "rouge.precision": 0.8 }`. */
+  features?: Record<string, number>;
+}
+
+/** A detector of hallucination and coverage errors. */
+export interface ErrorDetector {
+  readonly name: string;
+  detect(input: NpovInput, response: string): ErrorScores | Promise<ErrorScores>;
+}

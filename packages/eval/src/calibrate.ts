@@ -1,0 +1,45 @@
+/** Calibrating guard thresholds on a labelled dev set. */
+import { type ErrorDetector, InvalidValueError, type NpovExample } from "@npov/core";
+import { chooseThreshold, type ThresholdMetrics, type ThresholdRule } from "./thresholds.js";
+
+export interface Calibration {
+  thresholds: { hallucination: number; coverage: number };
+  metrics: { hallucination: ThresholdMetrics; coverage: ThresholdMetrics };
+  rule: string;
+  n: number;
+}
+
+/**
+ * Score `dataset` with `detector` and choose, per error type, the threshold by `rule` (default: the lowest
+ * threshold with a false-positive rate <= 0.05, i.e. most errors caught within that budget).
+ */
+export async function calibrateThresholds(
+  dataset: readonly NpovExample[],
+  detector: ErrorDetector,
+  options: { rule?: ThresholdRule; onProgress?: (done: number, total: number) => void } = {},
+): Promise<Calibration> {
+  const rule = options.rule ?? { rule: "fpr", target: 0.05 };
+  const scores = { hallucination: [] as number[], coverage: [] as number[] };
+  const labels = { hallucination: [] as boolean[], coverage: [] as boolean[] };
+  for (const [i, e] of dataset.entries()) {
+    const r = await detector.detect(e.input, e.response);
+    for (const t of ["hallucination", "coverage"] as const) {
+      const l = e.labels?.[t];
+      if (l === undefined) continue;
+      scores[t].push(r[t]);
+      labels[t].push(l);
+    }
+    options.onProgress?.(i + 1, dataset.length);
+  }
+  for (const t of ["hallucination", "coverage"] as const)
+    if (!labels[t].some(Boolean) || labels[t].every(Boolean))
+      throw new InvalidValueError("dataset", `needs error-free and errorful examples for ${t}.`);
+  const h = chooseThreshold(scores.hallucination, labels.hallucination, rule);
+  const c = chooseThreshold(scores.coverage, labels.coverage, rule);
+  return {
+    thresholds: { hallucination: h.threshold, coverage: c.threshold },
+    metrics: { hallucination: h, coverage: c },
+    rule: rule.rule === "fpr" ? `fpr<=${rule.target}` : rule.rule,
+    n: dataset.length,
+  };
+}

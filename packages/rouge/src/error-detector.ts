@@ -1,0 +1,32 @@
+/** The ROUGE detector as a generic {@link ErrorDetector} with evidence and features. */
+import type { ErrorDetector, ErrorScores, NpovInput } from "@npov/core";
+import { type RougeDetectorOptions, type RougeResult, rougeDetector } from "./detector.js";
+
+/** Example scores, evidence (uncovered arguments, unsupported words) and features of a ROUGE result. */
+export function rougeErrorScores(r: RougeResult): ErrorScores {
+  const uncoveredArguments = r.perspectives
+    .flatMap((p, k) => p.arguments.map((a, j) => ({ perspective: k, argument: j, text: a.text, score: 1 - a.recall })))
+    .sort((a, b) => b.score - a.score);
+  const unsupportedSpans = r.words
+    .filter((w) => w.hallucination === 1)
+    .map((w) => ({ text: w.text, start: w.start, end: w.end, score: 1 }));
+  const argRecalls = r.perspectives.flatMap((p) => p.arguments.map((a) => a.recall));
+  const features: Record<string, number> = {
+    "rouge.precision": r.precision,
+    "rouge.recall": r.recall,
+    "rouge.maxPerspectiveRecall": Math.max(...r.perspectives.map((p) => p.recall)),
+    "rouge.minArgumentRecall": Math.min(...argRecalls),
+    "rouge.meanArgumentRecall": argRecalls.reduce((a, b) => a + b, 0) / argRecalls.length,
+    "rouge.uncoveredArguments": argRecalls.filter((x) => x < 0.5).length,
+    "rouge.responseWords": r.words.length,
+  };
+  return { hallucination: r.hallucination, coverage: r.coverage, uncoveredArguments, unsupportedSpans, features };
+}
+
+/** ROUGE-1 (SPEC 2.1) as an ErrorDetector named "rouge". */
+export function rougeErrorDetector(options: RougeDetectorOptions = {}): ErrorDetector {
+  return {
+    name: "rouge",
+    detect: (input: NpovInput, response: string) => rougeErrorScores(rougeDetector(input, response, options)),
+  };
+}
