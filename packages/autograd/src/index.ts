@@ -11,6 +11,7 @@ export * from "./gradient.js";
 export * from "./graph.js";
 export * from "./models/causal.js";
 export * from "./models/folder.js";
+export * from "./models/llama2c.js";
 export * from "./models/net.js";
 export * from "./models/t5.js";
 export * from "./models/tokenizer.js";

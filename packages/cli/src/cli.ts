@@ -7,6 +7,7 @@ import { registerClassifier } from "./commands/classifier.js";
 import { registerDemo } from "./commands/demo.js";
 import { registerEval } from "./commands/eval.js";
 import { registerKb } from "./commands/kb.js";
+import { registerLlama2c } from "./commands/llama2c.js";
 import { registerPrompt } from "./commands/prompt.js";
 import { registerRouge } from "./commands/rouge.js";
 import { registerSalience } from "./commands/salience.js";
@@ -30,6 +31,7 @@ export function buildProgram(): Command {
   registerEval(program);
   registerSalience(program);
   registerClassifier(program);
+  registerLlama2c(program);
   for (const command of program.commands) command.exitOverride();
   return program;
 }

@@ -322,3 +322,38 @@ describe("model resolution", () => {
     }
   });
 });
+
+describe("salience on real weights (stories260K imported from llama2.c)", () => {
+  it("renders a salience map of a short story continuation with normalized columns", async () => {
+    const { importLlama2c } = await import("@npov/autograd");
+    const shared = new URL("../../../../shared/models/stories260K/", import.meta.url).pathname;
+    const dir = join(root, "stories260K");
+    importLlama2c(join(shared, "stories260K.bin"), join(shared, "tok512.bin"), dir);
+    const detector = await SalienceDetector.fromPretrained(dir);
+    const story: NpovInput = {
+      topic: "a story",
+      query: "What did Lily do?",
+      perspectives: [
+        { label: "pro", arguments: [{ text: "Lily loved to play outside in the park." }] },
+        { label: "con", arguments: [{ text: "The red ball was too high." }] },
+      ],
+    };
+    const result = await detector.score(story, "Lily saw a big red ball in the park.");
+    const { rows, cols } = result.tokens.attributions;
+    expect(rows).toBe(result.tokens.inputTokens.length + result.tokens.responseTokens.length);
+    expect(cols).toBe(result.tokens.responseTokens.length);
+    for (let c = 0; c < cols; c++) {
+      let s = 0;
+      for (let r = 0; r < rows; r++) s += result.tokens.normalized.data[r * cols + c] as number;
+      expect(s).toBeCloseTo(1, 10);
+    }
+    expect([result.wordMatrix.rows, result.wordMatrix.cols]).toEqual([
+      result.words.arguments.length,
+      result.words.response.length,
+    ]);
+    const html = renderSalienceHtml(result, { title: "stories260K" });
+    expect((html.match(/class="cell"/g) ?? []).length).toBe(result.wordMatrix.rows * result.wordMatrix.cols);
+    writeFileSync(join(root, "stories.html"), html);
+    await detector.dispose();
+  });
+});
