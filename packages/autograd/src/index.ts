@@ -9,6 +9,7 @@ export * from "./dequantize.js";
 export * from "./errors.js";
 export * from "./gradient.js";
 export * from "./graph.js";
+export * from "./models/bpe.js";
 export * from "./models/causal.js";
 export * from "./models/folder.js";
 export * from "./models/llama2c.js";

@@ -12,6 +12,7 @@ import { registerPrompt } from "./commands/prompt.js";
 import { registerRouge } from "./commands/rouge.js";
 import { registerSalience } from "./commands/salience.js";
 import { registerSynth } from "./commands/synth.js";
+import { registerTrain } from "./commands/train.js";
 
 /** Build the program (exported so tests can inspect commands). */
 export function buildProgram(): Command {
@@ -32,6 +33,7 @@ export function buildProgram(): Command {
   registerSalience(program);
   registerClassifier(program);
   registerLlama2c(program);
+  registerTrain(program);
   for (const command of program.commands) command.exitOverride();
   return program;
 }
