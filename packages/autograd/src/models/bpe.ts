@@ -66,12 +66,15 @@ export function trainBpe(corpus: Iterable<string>, options: BpeTrainOptions = {}
       pairCounts.set(key, (pairCounts.get(key) ?? 0) + sign * count);
       if (sign > 0) {
         let set = pairWords.get(key);
-        if (set === undefined) pairWords.set(key, (set = new Set()));
+        if (set === undefined) {
+          set = new Set();
+          pairWords.set(key, set);
+        }
         set.add(i);
       }
     }
   };
-  words.forEach((_, i) => addPairs(i, 1));
+  for (let i = 0; i < words.length; i++) addPairs(i, 1);
 
   const merges: Array<[string, string]> = [];
   const target = vocabSize - 4 - alphabet.length;
