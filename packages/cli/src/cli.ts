@@ -13,6 +13,7 @@ import { registerRouge } from "./commands/rouge.js";
 import { registerSalience } from "./commands/salience.js";
 import { registerSynth } from "./commands/synth.js";
 import { registerTrain } from "./commands/train.js";
+import { registerVectors } from "./commands/vectors.js";
 
 /** Build the program (exported so tests can inspect commands). */
 export function buildProgram(): Command {
@@ -34,6 +35,7 @@ export function buildProgram(): Command {
   registerClassifier(program);
   registerLlama2c(program);
   registerTrain(program);
+  registerVectors(program);
   for (const command of program.commands) command.exitOverride();
   return program;
 }

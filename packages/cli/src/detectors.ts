@@ -9,7 +9,15 @@ import {
 } from "@npov/classifier";
 import type { ErrorDetector, NpovInput } from "@npov/core";
 import type { Detector, DetectorOutput } from "@npov/eval";
-import { rougeErrorDetector } from "@npov/rouge";
+import {
+  alignErrorDetector,
+  alignResponse,
+  defaultWordVectors,
+  rougeErrorDetector,
+  SoftMatcher,
+  softErrorDetector,
+  softRouge,
+} from "@npov/rouge";
 import { SalienceDetector, type SalienceResult } from "@npov/salience";
 import { UsageError } from "./util.js";
 
@@ -98,6 +106,8 @@ export async function errorDetector(
   options: { model?: string; softPrompt?: string; stacked?: string },
 ): Promise<ErrorDetector> {
   if (method === "rouge") return rougeErrorDetector();
+  if (method === "soft") return softErrorDetector(defaultMatcher());
+  if (method === "align") return alignErrorDetector(defaultMatcher());
   if (method === "salience") return loadSalience(options.model);
   if (method === "classifier") return loadClassifier(options.model, options.softPrompt);
   if (method === "stacked") {
@@ -106,7 +116,7 @@ export async function errorDetector(
     if (options.model !== undefined) sources.push(await loadClassifier(options.model, options.softPrompt));
     return stackedDetector(loadStacked(options.stacked), sources);
   }
-  throw new UsageError(`unknown method "${method}"; use rouge, salience, classifier or stacked.`);
+  throw new UsageError(`unknown method "${method}"; use rouge, soft, align, salience, classifier or stacked.`);
 }
 
 /** A guard from a stored configuration. */
@@ -117,4 +127,36 @@ export async function guardFromConfig(config: GuardConfig): Promise<Guard> {
     ...(config.detector.stacked === undefined ? {} : { stacked: config.detector.stacked }),
   });
   return createGuard({ detector, thresholds: config.thresholds });
+}
+
+let sharedMatcher: SoftMatcher | undefined;
+/** The soft matcher with the shipped vectors (threshold 0.7, chosen on Perspectrum dev), shared. */
+export function defaultMatcher(): SoftMatcher {
+  if (sharedMatcher === undefined) {
+    const vectors = defaultWordVectors();
+    sharedMatcher = new SoftMatcher(vectors === undefined ? {} : { vectors, vectorThreshold: 0.7 });
+  }
+  return sharedMatcher;
+}
+
+/** Soft ROUGE or alignment as evaluation detectors (word level from soft ROUGE). */
+export function softEvalDetector(method: "soft" | "align"): Detector {
+  return {
+    name: method,
+    score(input: NpovInput, response: string): DetectorOutput {
+      if (method === "align") {
+        const r = alignResponse(input, response, defaultMatcher());
+        return { hallucination: r.hallucination, coverage: r.coverage };
+      }
+      const r = softRouge(input, response, defaultMatcher());
+      return {
+        hallucination: r.hallucination,
+        coverage: r.coverage,
+        words: {
+          response: r.words.map((w) => ({ start: w.start, end: w.end, score: w.hallucination })),
+          arguments: [],
+        },
+      };
+    },
+  };
 }

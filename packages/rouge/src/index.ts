@@ -5,7 +5,11 @@
  */
 export * from "./detector.js";
 export * from "./error-detector.js";
+export { maxWeightMatching } from "./hungarian.js";
 export { nltkPorterStem } from "./nltk-porter.js";
 export * from "./rouge-n.js";
 export * from "./score.js";
+export * from "./soft.js";
 export * from "./tokenize.js";
+export * from "./vectors.js";
+export * from "./wordnet.js";

@@ -27,28 +27,64 @@ export interface TextPair {
   topicId?: string;
 }
 
-/** Generator pairs from the topics of `split`, each input answered in every style. */
+/**
+ * Generator pairs from the topics of `split`, each input answered in every style. `copyFraction` adds
+ * that share of extra pairs whose arguments are random word sequences (drawn from the split's own
+ * vocabulary): they can only be verbalized by copying from the prompt, which teaches a small model to
+ * copy arguments instead of memorizing the training topics.
+ */
 export function generatorPairs(
   kbs: readonly KnowledgeBase[],
   split: Split,
-  options: { perTopic?: number; seed?: number } = {},
+  options: { perTopic?: number; seed?: number; copyFraction?: number } = {},
 ): TextPair[] {
   const seed = options.seed ?? 0;
   const pairs: TextPair[] = [];
-  for (const kb of kbs)
-    for (const topic of kb.split(split)) {
-      if (topic.perspectives.filter((p) => p.arguments.length > 0).length < 2) continue;
-      sampleInputs(topic, { count: options.perTopic ?? 6, seed: hashSeed(seed, topic.id) }).forEach((input, k) => {
-        for (const style of ["close", "free"] as const) {
-          const written = writeReferenceResponse(input, { seed: hashSeed(seed, topic.id, k, style), style });
-          pairs.push({
-            source: generatorPrompt(input),
-            target: generatorTarget(written.opening, written.core),
-            topicId: topic.id,
-          });
-        }
-      });
-    }
+  const topics = kbs
+    .flatMap((kb) => kb.split(split))
+    .filter((t) => t.perspectives.filter((p) => p.arguments.length > 0).length >= 2);
+  for (const topic of topics)
+    sampleInputs(topic, { count: options.perTopic ?? 6, seed: hashSeed(seed, topic.id) }).forEach((input, k) => {
+      for (const style of ["close", "free"] as const) {
+        const written = writeReferenceResponse(input, { seed: hashSeed(seed, topic.id, k, style), style });
+        pairs.push({
+          source: generatorPrompt(input),
+          target: generatorTarget(written.opening, written.core),
+          topicId: topic.id,
+        });
+      }
+    });
+  const vocabulary = [
+    ...new Set(
+      topics.flatMap((t) =>
+        t.perspectives.flatMap((p) =>
+          p.arguments.flatMap((a) => a.text.split(/\s+/u).filter((w) => /^[\p{L}\p{N}'’-]+$/u.test(w))),
+        ),
+      ),
+    ),
+  ].sort();
+  const rng = createRng(hashSeed(seed, "copy"));
+  const extra = Math.round(pairs.length * (options.copyFraction ?? 0));
+  for (let k = 0; k < extra && topics.length > 0 && vocabulary.length > 0; k++) {
+    const topic = rng.pick(topics);
+    const sentence = () => `${Array.from({ length: 3 + rng.int(10) }, () => rng.pick(vocabulary)).join(" ")}.`;
+    const input = {
+      topic: topic.title,
+      query: topic.query,
+      perspectives: topic.perspectives
+        .filter((p) => p.arguments.length > 0)
+        .map((p) => ({
+          label: p.label,
+          arguments: Array.from({ length: 1 + rng.int(3) }, () => ({ text: sentence() })),
+        })),
+    };
+    const written = writeReferenceResponse(input, { seed: hashSeed(seed, "copy", k), style: "close" });
+    pairs.push({
+      source: generatorPrompt(input),
+      target: generatorTarget(written.opening, written.core),
+      topicId: topic.id,
+    });
+  }
   return createRng(hashSeed(seed, "shuffle")).shuffle(pairs);
 }
 

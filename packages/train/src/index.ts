@@ -5,3 +5,4 @@
  */
 export * from "./data.js";
 export * from "./seq2seq.js";
+export * from "./vectors.js";

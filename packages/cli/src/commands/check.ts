@@ -1,9 +1,9 @@
-import { type RougeResult, rougeDetector } from "@npov/rouge";
+import { alignResponse, type RougeResult, rougeDetector, softRouge } from "@npov/rouge";
 import type { Command } from "commander";
-import { loadClassifier, loadSalience, salienceJson } from "../detectors.js";
+import { defaultMatcher, loadClassifier, loadSalience, salienceJson } from "../detectors.js";
 import { out, outJson, parseList, readExample } from "../util.js";
 
-export const CHECK_METHODS = ["rouge", "salience", "classifier"] as const;
+export const CHECK_METHODS = ["rouge", "soft", "align", "salience", "classifier"] as const;
 
 /** The JSON shape of a ROUGE result in `npov check` output. */
 export function rougeJson(r: RougeResult) {
@@ -62,6 +62,11 @@ export function registerCheck(program: Command): void {
         const example = readExample(opts.input);
         const result: Record<string, unknown> = {};
         if (methods.includes("rouge")) result.rouge = rougeJson(rougeDetector(example.input, example.response));
+        if (methods.includes("soft") || methods.includes("align")) {
+          const matcher = defaultMatcher();
+          if (methods.includes("soft")) result.soft = softRouge(example.input, example.response, matcher);
+          if (methods.includes("align")) result.align = alignResponse(example.input, example.response, matcher);
+        }
         if (methods.includes("salience")) {
           const detector = await loadSalience(opts.model, opts.variant);
           result.salience = salienceJson(await detector.score(example.input, example.response));
@@ -88,6 +93,11 @@ export function registerCheck(program: Command): void {
         if (salience !== undefined) {
           out(`salience  hallucination ${salience.hallucination.toFixed(3)}  coverage ${salience.coverage.toFixed(3)}`);
           for (const p of salience.perspectives) out(`  ${p.label}: contribution ${p.contribution.toFixed(3)}`);
+        }
+        for (const name of ["soft", "align"] as const) {
+          const r = result[name] as { hallucination: number; coverage: number } | undefined;
+          if (r !== undefined)
+            out(`${name}  hallucination ${r.hallucination.toFixed(3)}  coverage ${r.coverage.toFixed(3)}`);
         }
         const classifier = result.classifier as { hallucination: number; coverage: number } | undefined;
         if (classifier !== undefined)

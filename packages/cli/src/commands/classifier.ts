@@ -100,7 +100,7 @@ export function registerClassifier(program: Command): void {
       "choose guard thresholds on a labelled dev set (target false-positive rate) and write the guard config",
     )
     .requiredOption("--data <file>", "labelled dev dataset JSONL")
-    .option("--method <name>", "rouge | classifier | stacked | salience", "rouge")
+    .option("--method <name>", "rouge | soft | align | classifier | stacked | salience", "rouge")
     .option("--model <path>", "model folder for model-based methods")
     .option("--soft-prompt <file>", "soft prompt for the classifier")
     .option("--stacked <file>", "stacked model JSON")

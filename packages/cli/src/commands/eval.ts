@@ -9,11 +9,17 @@ import {
 } from "@npov/eval";
 import { SLICES } from "@npov/synth";
 import type { Command } from "commander";
-import { classifierEvalDetector, loadClassifier, loadSalience, salienceEvalDetector } from "../detectors.js";
+import {
+  classifierEvalDetector,
+  loadClassifier,
+  loadSalience,
+  salienceEvalDetector,
+  softEvalDetector,
+} from "../detectors.js";
 import { progressBar } from "../progress.js";
 import { out, outJson, parseInteger, parseList } from "../util.js";
 
-export const EVAL_METHODS = ["rouge", "salience", "classifier"] as const;
+export const EVAL_METHODS = ["rouge", "soft", "align", "salience", "classifier"] as const;
 
 /** The detectors named by `--methods` (model-based ones load `model`). */
 export async function evalDetectors(
@@ -24,6 +30,7 @@ export async function evalDetectors(
   const detectors: Detector[] = [];
   for (const m of methods) {
     if (m === "rouge") detectors.push(rougeEvalDetector());
+    else if (m === "soft" || m === "align") detectors.push(softEvalDetector(m));
     else if (m === "salience") detectors.push(salienceEvalDetector(await loadSalience(model)));
     else if (m === "classifier") detectors.push(classifierEvalDetector(await loadClassifier(model, softPrompt)));
   }

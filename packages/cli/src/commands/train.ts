@@ -17,7 +17,7 @@ export function trainingPairs(
 ): { train: TextPair[]; dev: TextPair[] } {
   if (task === "generate")
     return {
-      train: generatorPairs(kbs, "train", { perTopic, seed }),
+      train: generatorPairs(kbs, "train", { perTopic, seed, copyFraction: 0.4 }),
       dev: generatorPairs(kbs, "dev", { perTopic: 2, seed }),
     };
   const examples = (split: "train" | "dev") =>
