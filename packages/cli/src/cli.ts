@@ -6,6 +6,7 @@ import { registerCheck } from "./commands/check.js";
 import { registerClassifier } from "./commands/classifier.js";
 import { registerDemo } from "./commands/demo.js";
 import { registerEval } from "./commands/eval.js";
+import { registerGenerate } from "./commands/generate.js";
 import { registerKb } from "./commands/kb.js";
 import { registerLlama2c } from "./commands/llama2c.js";
 import { registerPrompt } from "./commands/prompt.js";
@@ -36,6 +37,7 @@ export function buildProgram(): Command {
   registerLlama2c(program);
   registerTrain(program);
   registerVectors(program);
+  registerGenerate(program);
   for (const command of program.commands) command.exitOverride();
   return program;
 }
