@@ -30,6 +30,7 @@ import {
   InvalidValueError,
   NpovError,
   type NpovInput,
+  repoPath,
 } from "@npov/core";
 import * as ort from "onnxruntime-node";
 import { loadSoftPrompt, type SoftPrompt } from "./softprompt-file.js";
@@ -265,7 +266,11 @@ export class YesNoClassifier implements ErrorDetector {
     private readonly batchSize: number,
   ) {}
 
-  static async fromPretrained(idOrPath: string, options: YesNoOptions = {}): Promise<YesNoClassifier> {
+  /** Load a model folder or id (default: the shipped models/npov-cls). */
+  static async fromPretrained(
+    idOrPath: string = repoPath("models", "npov-cls"),
+    options: YesNoOptions = {},
+  ): Promise<YesNoClassifier> {
     const task = options.task ?? "both";
     if (task !== "both" && task !== "coverage" && task !== "hallucination")
       throw new InvalidValueError("task", 'must be "coverage", "hallucination" or "both".');

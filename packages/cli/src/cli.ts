@@ -2,6 +2,7 @@
 
 import { NpovError } from "@npov/core";
 import { Command, CommanderError } from "commander";
+import { registerCard } from "./commands/card.js";
 import { registerCheck } from "./commands/check.js";
 import { registerClassifier } from "./commands/classifier.js";
 import { registerDemo } from "./commands/demo.js";
@@ -38,6 +39,7 @@ export function buildProgram(): Command {
   registerTrain(program);
   registerVectors(program);
   registerGenerate(program);
+  registerCard(program);
   for (const command of program.commands) command.exitOverride();
   return program;
 }

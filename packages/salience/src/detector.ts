@@ -24,6 +24,7 @@ import {
   generatorPromptLayout,
   InvalidValueError,
   type NpovInput,
+  repoPath,
   resolveStopwords,
   segmentWords,
   validateInput,
@@ -156,10 +157,13 @@ export class SalienceDetector {
   ) {}
 
   /**
-   * Load a model by folder or id (the transformers.js way; see `loadPretrained`). The gradient graphs are
-   * built on first use and cached.
+   * Load a model by folder or id (the transformers.js way; see `loadPretrained`); default: the shipped
+   * models/npov-gen. The gradient graphs are built on first use and cached.
    */
-  static async fromPretrained(idOrPath: string, options: SalienceOptions = {}): Promise<SalienceDetector> {
+  static async fromPretrained(
+    idOrPath: string = repoPath("models", "npov-gen"),
+    options: SalienceOptions = {},
+  ): Promise<SalienceDetector> {
     const files = await loadPretrained(idOrPath, {
       dtype: options.dtype ?? "fp32",
       revision: options.revision ?? "main",
