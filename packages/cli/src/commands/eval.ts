@@ -1,4 +1,4 @@
-import { readExamples, writeFileAtomic } from "@npov/core";
+import { createRng, readExamples, writeFileAtomic } from "@npov/core";
 import {
   type Detector,
   type EvaluationResult,
@@ -57,6 +57,8 @@ export function registerEval(program: Command): void {
     .option("--model <path>", "model folder (or id) for model-based methods (salience, classifier)")
     .option("--soft-prompt <file>", "soft prompt for the classifier")
     .option("--limit <n>", "score only the first n examples (model-based methods are slow)")
+    .option("--sample-per-slice <n>", "score a seeded random sample of n examples per slice")
+    .option("--seed <n>", "seed of --sample-per-slice", "0")
     .option("--report <file>", "write a self-contained HTML report (tables, ROC curves, thresholds)")
     .option("--bootstrap <n>", "bootstrap resamples for AUC intervals (0 = none)", "200")
     .option("--json", "machine-readable output")
@@ -67,13 +69,26 @@ export function registerEval(program: Command): void {
         model?: string;
         softPrompt?: string;
         limit?: string;
+        samplePerSlice?: string;
+        seed: string;
         report?: string;
         bootstrap: string;
         json?: boolean;
       }) => {
         const methods = parseList(opts.methods, EVAL_METHODS, "--methods");
         const all = readExamples(opts.data);
-        const dataset = opts.limit === undefined ? all : all.slice(0, parseInteger(opts.limit, "--limit"));
+        let dataset = opts.limit === undefined ? all : all.slice(0, parseInteger(opts.limit, "--limit"));
+        if (opts.samplePerSlice !== undefined) {
+          const n = parseInteger(opts.samplePerSlice, "--sample-per-slice");
+          const rng = createRng(parseInteger(opts.seed, "--seed"));
+          const slices = [...new Set(dataset.map((e) => e.slice ?? "all"))];
+          dataset = slices.flatMap((s) =>
+            rng.sample(
+              dataset.filter((e) => (e.slice ?? "all") === s),
+              n,
+            ),
+          );
+        }
         const resamples = Number(opts.bootstrap);
         const bar = progressBar("scoring");
         const result = await evaluate(dataset, await evalDetectors(methods, opts.model, opts.softPrompt), {
