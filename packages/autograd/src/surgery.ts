@@ -66,6 +66,18 @@ export function findEmbeddingOutput(model: ModelProto, idsInput = "input_ids"): 
   return best.out;
 }
 
+/** The word-embedding table read by the Gather of `idsInput`: its values, row width, and the Gather's output. */
+export function embeddingTable(
+  model: ModelProto,
+  idsInput = "input_ids",
+): { data: Float32Array | Float64Array; dim: number; gather: string } {
+  const gather = findEmbeddingOutput(model, idsInput);
+  const graph = model.graph as GraphProto;
+  const node = (graph.node as NodeProto[]).find((n) => n.output[0] === gather) as NodeProto;
+  const table = (graph.initializer as TensorProto[]).find((t) => t.name === node.input[0]) as TensorProto;
+  return { data: tensorData(table) as Float32Array | Float64Array, dim: tensorDims(table)[1] as number, gather };
+}
+
 /**
  * Make intermediate tensor `tensor` a graph input named `name`: its consumers read the new input and the
  * nodes that only computed it are removed. The input's dims are probed (static dims stay numbers,

@@ -10,17 +10,13 @@
 import {
   appendTokenLoss,
   cutAtTensor,
+  embeddingTable,
   encodeModel,
-  findEmbeddingOutput,
-  type GraphProto,
   loadPretrained,
   type ModelDtype,
   type ModelProto,
   mergeEncoderDecoder,
-  type NodeProto,
   type PretrainedFiles,
-  tensorData,
-  tensorDims,
 } from "@npov/autograd";
 import {
   type ClassifierTask,
@@ -70,16 +66,6 @@ export interface EmbeddingModel {
   labels: LabelTokens;
 }
 
-function embeddingTable(model: ModelProto, idsInput: string): { data: Float32Array; dim: number; gather: string } {
-  const out = findEmbeddingOutput(model, idsInput);
-  const graph = model.graph as GraphProto;
-  const node = (graph.node as NodeProto[]).find((n) => n.output[0] === out) as NodeProto;
-  const table = graph.initializer.find((t) => t.name === node.input[0]);
-  if (table === undefined)
-    throw new InvalidValueError("model", `embedding table ${node.input[0]} is not an initializer`);
-  return { data: tensorData(table) as Float32Array, dim: tensorDims(table)[1] as number, gather: out };
-}
-
 function commonPrefix(a: number[], b: number[]): number {
   let k = 0;
   while (k < a.length && k < b.length && a[k] === b[k]) k++;
@@ -125,7 +111,13 @@ export async function loadEmbeddingModel(
   const withLoss = await appendTokenLoss(base);
   const table = embeddingTable(withLoss, "input_ids");
   const model = await cutAtTensor(withLoss, table.gather, "inputs_embeds");
-  return { files, model, table: { data: table.data, dim: table.dim }, labels: labelTokens(files, options.labels) };
+  // Classifier models are loaded in fp32 (fp16 and quantized weights are converted), so the table is float32.
+  return {
+    files,
+    model,
+    table: { data: table.data as Float32Array, dim: table.dim },
+    labels: labelTokens(files, options.labels),
+  };
 }
 
 /** A batch of prompts, padded, with optional soft-prompt vectors prepended to each. */

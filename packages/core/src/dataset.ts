@@ -3,7 +3,7 @@
  * README). Reading validates every line and reports the file, line and field of each problem.
  */
 import { FileFormatError, type FileIssue, NpovError } from "./errors.js";
-import { readTextFile, toJsonl, writeFileAtomic } from "./io.js";
+import { forEachJsonLine, readTextFile, toJsonl, writeFileAtomic } from "./io.js";
 import type { NpovExample } from "./types.js";
 import { validateExample } from "./validate.js";
 
@@ -11,20 +11,12 @@ import { validateExample } from "./validate.js";
 export function parseExamplesJsonl(text: string, file: string): NpovExample[] {
   const examples: NpovExample[] = [];
   const issues: FileIssue[] = [];
-  text.split("\n").forEach((raw, k) => {
-    if (raw.trim().length === 0) return;
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch (e) {
-      issues.push({ file, line: k + 1, field: "", message: `invalid JSON: ${(e as Error).message}` });
-      return;
-    }
+  forEachJsonLine(text, file, issues, (value, line) => {
     try {
       examples.push(validateExample(value, ""));
     } catch (e) {
       if (!(e instanceof NpovError)) throw e;
-      issues.push({ file, line: k + 1, field: e.path ?? "", message: e.message });
+      issues.push({ file, line, field: e.path ?? "", message: e.message });
     }
   });
   if (issues.length > 0) throw new FileFormatError(issues);

@@ -2,7 +2,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { FileReadError } from "./errors.js";
+import { type FileIssue, FileReadError } from "./errors.js";
 
 /** Read a UTF-8 text file. @throws FileReadError */
 export function readTextFile(file: string): string {
@@ -33,4 +33,27 @@ export function writeFileAtomic(file: string, data: string | Uint8Array): void {
 /** Serialize records as JSON Lines (one JSON object per line, trailing newline). */
 export function toJsonl(records: readonly unknown[]): string {
   return records.map((r) => JSON.stringify(r)).join("\n") + (records.length > 0 ? "\n" : "");
+}
+
+/**
+ * Walk the non-blank lines of JSON Lines text: each parsed value goes to `accept` with its 1-based line
+ * number; a line that is not JSON is recorded in `issues` with its file and line.
+ */
+export function forEachJsonLine(
+  text: string,
+  file: string,
+  issues: FileIssue[],
+  accept: (value: unknown, line: number) => void,
+): void {
+  text.split("\n").forEach((raw, k) => {
+    if (raw.trim().length === 0) return;
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch (e) {
+      issues.push({ file, line: k + 1, field: "", message: `invalid JSON: ${(e as Error).message}` });
+      return;
+    }
+    accept(value, k + 1);
+  });
 }

@@ -16,7 +16,7 @@ import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { FileFormatError, type FileIssue, FileReadError, InvalidValueError, UnknownSplitError } from "./errors.js";
-import { readTextFile, toJsonl, writeFileAtomic } from "./io.js";
+import { forEachJsonLine, readTextFile, toJsonl, writeFileAtomic } from "./io.js";
 import type { Split, Topic } from "./types.js";
 import { SPLITS } from "./types.js";
 
@@ -92,17 +92,7 @@ export function parseKnowledgeBase(text: string, file: string): Topic[] {
       accept(v, undefined, `[${k}]`);
     });
   } else {
-    text.split("\n").forEach((raw, k) => {
-      if (raw.trim().length === 0) return;
-      let value: unknown;
-      try {
-        value = JSON.parse(raw);
-      } catch (e) {
-        issues.push({ file, line: k + 1, field: "", message: `invalid JSON: ${(e as Error).message}` });
-        return;
-      }
-      accept(value, k + 1, "");
-    });
+    forEachJsonLine(text, file, issues, (value, line) => accept(value, line, ""));
   }
   const seen = new Map<string, number>();
   topics.forEach((t, k) => {

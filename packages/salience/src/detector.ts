@@ -7,17 +7,14 @@ import {
   convertFloatType,
   cutAtTensor,
   DataType,
+  embeddingTable,
   findEmbeddingOutput,
   GradientSession,
-  type GraphProto,
   loadPretrained,
   type ModelDtype,
   type ModelProto,
   mergeEncoderDecoder,
-  type NodeProto,
   type PretrainedFiles,
-  tensorData,
-  tensorDims,
 } from "@npov/autograd";
 import {
   type ErrorScores,
@@ -117,20 +114,6 @@ interface Built {
   decoderTable: { data: Float32Array | Float64Array; dim: number };
   pastInputs: Array<{ name: string; dims: Array<number | string> }>;
   float: "float32" | "float64";
-}
-
-function embeddingTable(
-  model: ModelProto,
-  idsInput: string,
-): { data: Float32Array | Float64Array; dim: number; gather: string } {
-  const out = findEmbeddingOutput(model, idsInput);
-  const graph = model.graph as GraphProto;
-  const node = (graph.node as NodeProto[]).find((n) => n.output[0] === out) as NodeProto;
-  const table = graph.initializer.find((t) => t.name === node.input[0]);
-  if (table === undefined)
-    throw new InvalidValueError("model", `embedding table ${node.input[0]} is not an initializer`);
-  const dims = tensorDims(table);
-  return { data: tensorData(table) as Float32Array, dim: dims[1] as number, gather: out };
 }
 
 function pastInputsOf(model: ModelProto): Array<{ name: string; dims: Array<number | string> }> {

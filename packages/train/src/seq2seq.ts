@@ -18,6 +18,7 @@ import {
   randomInit,
   saveModel,
   type T5Config,
+  t5ConfigJson,
   tokenizerFromFiles,
 } from "@npov/autograd";
 import { createRng, hashSeed, InvalidValueError, toJsonl, writeFileAtomic } from "@npov/core";
@@ -340,32 +341,7 @@ export class Seq2SeqTrainer {
     saveModel(join(out, "onnx/encoder_model.onnx"), encoder.model);
     saveModel(join(out, "onnx/decoder_model.onnx"), decoder.model);
     saveModel(join(out, "onnx/decoder_model_merged.onnx"), decoder.model);
-    const c = this.config;
-    writeFileAtomic(
-      join(out, "config.json"),
-      json({
-        architectures: ["T5ForConditionalGeneration"],
-        model_type: "t5",
-        is_encoder_decoder: true,
-        d_model: c.dModel,
-        d_kv: c.dKv,
-        d_ff: c.dFf,
-        num_layers: c.numLayers,
-        num_decoder_layers: c.numDecoderLayers,
-        num_heads: c.numHeads,
-        relative_attention_num_buckets: 32,
-        relative_attention_max_distance: 128,
-        feed_forward_proj: "relu",
-        layer_norm_epsilon: 1e-6,
-        tie_word_embeddings: false,
-        decoder_start_token_id: 0,
-        pad_token_id: 0,
-        eos_token_id: 1,
-        bos_token_id: 3,
-        vocab_size: c.vocabSize,
-        ...extraConfig,
-      }),
-    );
+    writeFileAtomic(join(out, "config.json"), json(t5ConfigJson(this.config, extraConfig)));
     writeFileAtomic(
       join(out, "generation_config.json"),
       json({ decoder_start_token_id: 0, eos_token_id: 1, pad_token_id: 0, max_length: this.options.maxTargetTokens }),

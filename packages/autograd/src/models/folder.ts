@@ -8,7 +8,7 @@ import { writeFileAtomic } from "@npov/core";
 import { saveModel } from "../proto.js";
 import { buildGpt2, buildLlama } from "./causal.js";
 import { randomInit } from "./net.js";
-import { buildT5 } from "./t5.js";
+import { buildT5, t5ConfigJson } from "./t5.js";
 import { bpeTokenizerJson, SPECIAL_IDS, SPECIAL_TOKENS, vocabSize } from "./tokenizer.js";
 
 export type TestArchitecture = "t5" | "gpt2" | "llama";
@@ -64,27 +64,7 @@ export function writeTestModel(
     save("onnx/encoder_model.onnx", encoder.model);
     save("onnx/decoder_model.onnx", decoder.model);
     save("onnx/decoder_model_merged.onnx", decoder.model);
-    write(
-      "config.json",
-      json({
-        architectures: ["T5ForConditionalGeneration"],
-        model_type: "t5",
-        is_encoder_decoder: true,
-        d_model: c.dModel,
-        d_kv: c.dKv,
-        d_ff: c.dFf,
-        num_layers: c.numLayers,
-        num_decoder_layers: c.numDecoderLayers,
-        num_heads: c.numHeads,
-        relative_attention_num_buckets: 32,
-        relative_attention_max_distance: 128,
-        feed_forward_proj: "relu",
-        layer_norm_epsilon: 1e-6,
-        tie_word_embeddings: false,
-        decoder_start_token_id: SPECIAL_IDS.pad,
-        ...common,
-      }),
-    );
+    write("config.json", json(t5ConfigJson(c, common)));
     write(
       "generation_config.json",
       json({ decoder_start_token_id: SPECIAL_IDS.pad, eos_token_id: SPECIAL_IDS.eos, pad_token_id: SPECIAL_IDS.pad }),

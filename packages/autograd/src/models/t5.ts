@@ -222,3 +222,29 @@ export function buildT5(
     decoder: { model: dec.model(17), parameters: dec.parameterCount },
   };
 }
+
+/** config.json (Hugging Face T5 keys) for a T5-like model built by {@link buildT5}; `extra` adds or overrides keys. */
+export function t5ConfigJson(c: T5Config, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    architectures: ["T5ForConditionalGeneration"],
+    model_type: "t5",
+    is_encoder_decoder: true,
+    d_model: c.dModel,
+    d_kv: c.dKv,
+    d_ff: c.dFf,
+    num_layers: c.numLayers,
+    num_decoder_layers: c.numDecoderLayers,
+    num_heads: c.numHeads,
+    relative_attention_num_buckets: c.relativeAttentionNumBuckets ?? 32,
+    relative_attention_max_distance: c.relativeAttentionMaxDistance ?? 128,
+    feed_forward_proj: "relu",
+    layer_norm_epsilon: c.layerNormEpsilon ?? 1e-6,
+    tie_word_embeddings: false,
+    vocab_size: c.vocabSize,
+    decoder_start_token_id: 0,
+    pad_token_id: 0,
+    eos_token_id: 1,
+    bos_token_id: 3,
+    ...extra,
+  };
+}
