@@ -49,10 +49,8 @@ export function salienceJson(r: SalienceResult) {
   };
 }
 
-/** Load the salience detector named by --model (required). */
+/** Load the salience detector named by --model (default: the shipped models/npov-gen). */
 export async function loadSalience(model: string | undefined, variant = "grad-x-input"): Promise<SalienceDetector> {
-  if (model === undefined)
-    throw new UsageError("salience needs --model PATH (a model folder in the transformers.js layout).");
   if (variant !== "grad-x-input" && variant !== "grad-norm")
     throw new UsageError(`--variant must be grad-x-input or grad-norm, got "${variant}".`);
   return SalienceDetector.fromPretrained(model, { variant });
@@ -82,10 +80,8 @@ export function salienceEvalDetector(detector: SalienceDetector): Detector {
   };
 }
 
-/** Load the YES/NO classifier named by --model, with an optional soft prompt. */
+/** Load the YES/NO classifier named by --model (default: the shipped models/npov-cls), with an optional soft prompt. */
 export async function loadClassifier(model: string | undefined, softPrompt?: string): Promise<YesNoClassifier> {
-  if (model === undefined)
-    throw new UsageError("classifier needs --model PATH (a model folder in the transformers.js layout).");
   return YesNoClassifier.fromPretrained(model, softPrompt === undefined ? {} : { softPrompt });
 }
 

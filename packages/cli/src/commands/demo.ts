@@ -1,5 +1,7 @@
+import { YesNoClassifier } from "@npov/classifier";
 import { generatorPrompt, openKnowledgeBase, sampleInput } from "@npov/core";
 import { evaluate, formatResultTable, rougeEvalDetector } from "@npov/eval";
+import { LocalGenerator } from "@npov/generate";
 import { rougeDetector } from "@npov/rouge";
 import { buildDataset, SLICES, summarizeDataset, writeReferenceResponse } from "@npov/synth";
 import type { Command } from "commander";
@@ -9,7 +11,9 @@ import { summaryTable } from "./synth.js";
 export function registerDemo(program: Command): void {
   program
     .command("demo")
-    .description("the main job on the embedded defaults (fixtures/kb): prompt, response, detection, evaluation")
+    .description(
+      "the main job on the embedded defaults (fixtures/kb, shipped models): prompt, responses, detection, evaluation",
+    )
     .option("--kb <spec>", "knowledge base", "fixtures")
     .option("--seed <n>", "random seed", "0")
     .action(async (opts: { kb: string; seed: string }) => {
@@ -39,6 +43,25 @@ export function registerDemo(program: Command): void {
         const halluc = rougeDetector(dropped, written.response);
         out(
           `   same response with the first "${input.perspectives[0]!.label}" argument removed from the input (a synthetic hallucination): hallucination ${halluc.hallucination.toFixed(3)}`,
+        );
+      }
+
+      // The models npov ships (trained from scratch by `npov train-model`; see models/*/README.md).
+      const generator = await LocalGenerator.fromPretrained();
+      const generated = await generator.generate(input, { maxNewTokens: 192 }).catch((e: unknown) => e as Error);
+      if (generated instanceof Error)
+        out(`\n3b. The shipped generator (models/npov-gen) wrote no parseable response: ${generated.message}`);
+      else {
+        const r = rougeDetector(input, generated.response);
+        const classifier = await YesNoClassifier.fromPretrained();
+        const [pNoCoverage] = await classifier.scoreBatch([{ input, response: generated.response }], "coverage");
+        const [pNoHallucination] = await classifier.scoreBatch(
+          [{ input, response: generated.response }],
+          "hallucination",
+        );
+        await classifier.dispose();
+        out(
+          `\n3b. The shipped generator (models/npov-gen):\n${generated.response}\n   ROUGE hallucination ${r.hallucination.toFixed(3)}, coverage ${r.coverage.toFixed(3)}; shipped classifier (models/npov-cls) P(NO) coverage ${pNoCoverage?.toFixed(3)}, hallucination ${pNoHallucination?.toFixed(3)}`,
         );
       }
 
