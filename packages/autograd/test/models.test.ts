@@ -53,6 +53,25 @@ async function embedsModel(
   return { model: cut, feeds: { ...feeds, inputs_embeds: randomFeed([...ids.dims, width], "double", 21) } };
 }
 
+/** Checks the token-loss gradient of the named weights, which become graph inputs fed their own values. */
+async function checkWeightGradients(
+  model: ModelProto,
+  feeds: Record<string, ort.Tensor>,
+  weights: string[],
+): Promise<void> {
+  const withLoss = await appendTokenLoss(model, { feeds });
+  const { model: trainable, values } = initializersToInputs(withLoss, weights);
+  const weightFeeds = Object.fromEntries(
+    [...values].map(([n, v]) => [n, new ort.Tensor("float64", v.data as Float64Array, v.dims)]),
+  );
+  await checkGradient(trainable, {
+    of: "token_loss",
+    wrt: weights,
+    feeds: { ...feeds, ...weightFeeds },
+    sample: 24,
+  });
+}
+
 describe("whole-model gradients agree with finite differences (float64)", () => {
   it("GPT-2-like: d token_loss / d inputs_embeds and d loss / d weights", async () => {
     const { model } = buildGpt2({ vocabSize: 64, nEmbd: 16, nLayer: 2, nHead: 2, nPositions: 16 }, randomInit(3, 0.2));
@@ -66,15 +85,7 @@ describe("whole-model gradients agree with finite differences (float64)", () => 
       "transformer.wte.weight",
       "transformer.wpe.weight",
     ];
-    const withLoss = await appendTokenLoss(double, { feeds });
-    const { model: trainable, values } = initializersToInputs(withLoss, weights);
-    const wfeeds = {
-      ...feeds,
-      ...Object.fromEntries(
-        [...values].map(([n, v]) => [n, new ort.Tensor("float64", v.data as Float64Array, v.dims)]),
-      ),
-    };
-    await checkGradient(trainable, { of: "token_loss", wrt: weights, feeds: wfeeds, sample: 24 });
+    await checkWeightGradients(double, feeds, weights);
   });
 
   it("LLaMA-like (rotary, grouped-query attention, SwiGLU)", async () => {
@@ -100,15 +111,7 @@ describe("whole-model gradients agree with finite differences (float64)", () => 
       "model.norm.weight",
       "lm_head.weight",
     ];
-    const withLoss = await appendTokenLoss(double, { feeds });
-    const { model: trainable, values } = initializersToInputs(withLoss, weights);
-    const wfeeds = {
-      ...feeds,
-      ...Object.fromEntries(
-        [...values].map(([n, v]) => [n, new ort.Tensor("float64", v.data as Float64Array, v.dims)]),
-      ),
-    };
-    await checkGradient(trainable, { of: "token_loss", wrt: weights, feeds: wfeeds, sample: 24 });
+    await checkWeightGradients(double, feeds, weights);
   });
 
   it("T5-like encoder and decoder (relative position bias, cross attention)", async () => {

@@ -16,6 +16,7 @@ import { FileFormatError, FileReadError, writeFileAtomic } from "@npov/core";
 import { saveModel } from "../proto.js";
 import { buildLlama, type LlamaConfig } from "./causal.js";
 import type { WeightInit } from "./net.js";
+import { specialAddedToken } from "./tokenizer.js";
 
 export interface Llama2cHeader {
   dim: number;
@@ -176,20 +177,11 @@ export function llama2cTokenizerJson(vocab: Llama2cVocab): Record<string, unknow
         merges.push([left, right]);
     }
   }
-  const special = (id: number, content: string) => ({
-    id,
-    content,
-    single_word: false,
-    lstrip: false,
-    rstrip: false,
-    normalized: false,
-    special: true,
-  });
   return {
     version: "1.0",
     truncation: null,
     padding: null,
-    added_tokens: [special(0, "<unk>"), special(1, "<s>"), special(2, "</s>")],
+    added_tokens: [specialAddedToken(0, "<unk>"), specialAddedToken(1, "<s>"), specialAddedToken(2, "</s>")],
     normalizer: {
       type: "Sequence",
       normalizers: [

@@ -13,6 +13,11 @@ export function asciiAlphabet(): string[] {
   return ["\u2581", ...Array.from({ length: 94 }, (_, i) => String.fromCharCode(33 + i))];
 }
 
+/** One `added_tokens` entry of tokenizer.json: a special token matched verbatim, never normalized or split. */
+export function specialAddedToken(id: number, content: string): Record<string, unknown> {
+  return { id, content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true };
+}
+
 /** tokenizer.json (as an object) for a BPE model over `alphabet` plus `merges` (pairs, in priority order). */
 export function bpeTokenizerJson(
   alphabet: readonly string[] = asciiAlphabet(),
@@ -31,15 +36,7 @@ export function bpeTokenizerJson(
     version: "1.0",
     truncation: null,
     padding: null,
-    added_tokens: specials.map((content, id) => ({
-      id,
-      content,
-      single_word: false,
-      lstrip: false,
-      rstrip: false,
-      normalized: false,
-      special: true,
-    })),
+    added_tokens: specials.map((content, id) => specialAddedToken(id, content)),
     normalizer: null,
     pre_tokenizer: metaspace,
     post_processor: options.appendEos
