@@ -1,14 +1,8 @@
 /** ROC AUC, ROC curves and average precision over plain arrays (label true/1 = positive = error). */
-import { checkBinary, requireBothClasses } from "@npov/core";
+import { checkBinary, requireBothClasses } from "./checks.js";
+import { thresholdSweep } from "./sweep.js";
 
 export { rocAuc } from "@npov/core";
-
-/** Indices sorted by score, descending (stable). */
-function byScoreDescending(scores: ArrayLike<number>): number[] {
-  return Array.from({ length: scores.length }, (_, i) => i).sort(
-    (a, b) => (scores[b] as number) - (scores[a] as number) || a - b,
-  );
-}
 
 /** One point of a ROC curve: predicting "error" for scores >= threshold. */
 export interface RocPoint {
@@ -24,19 +18,9 @@ export interface RocPoint {
 export function rocCurve(scores: ArrayLike<number>, labels: ArrayLike<boolean | number>): RocPoint[] {
   const { positives, negatives } = checkBinary(scores, labels);
   requireBothClasses(positives, negatives, "A ROC curve");
-  const order = byScoreDescending(scores);
   const points: RocPoint[] = [{ threshold: Number.POSITIVE_INFINITY, fpr: 0, tpr: 0 }];
-  let tp = 0;
-  let fp = 0;
-  for (let i = 0; i < order.length; ) {
-    const score = scores[order[i] as number] as number;
-    while (i < order.length && scores[order[i] as number] === score) {
-      if (labels[order[i] as number]) tp++;
-      else fp++;
-      i++;
-    }
-    points.push({ threshold: score, fpr: fp / negatives, tpr: tp / positives });
-  }
+  for (const { threshold, tp, fp } of thresholdSweep(scores, labels))
+    points.push({ threshold, fpr: fp / negatives, tpr: tp / positives });
   return points;
 }
 
@@ -58,20 +42,11 @@ export function trapezoidArea(points: ReadonlyArray<{ fpr: number; tpr: number }
 export function averagePrecision(scores: ArrayLike<number>, labels: ArrayLike<boolean | number>): number {
   const { positives, negatives } = checkBinary(scores, labels);
   requireBothClasses(positives, negatives, "Average precision");
-  const order = byScoreDescending(scores);
-  let tp = 0;
-  let seen = 0;
   let lastRecall = 0;
   let ap = 0;
-  for (let i = 0; i < order.length; ) {
-    const score = scores[order[i] as number] as number;
-    while (i < order.length && scores[order[i] as number] === score) {
-      if (labels[order[i] as number]) tp++;
-      seen++;
-      i++;
-    }
+  for (const { tp, fp } of thresholdSweep(scores, labels)) {
     const recall = tp / positives;
-    ap += (recall - lastRecall) * (tp / seen);
+    ap += (recall - lastRecall) * (tp / (tp + fp));
     lastRecall = recall;
   }
   return ap;

@@ -1,6 +1,7 @@
 /** Threshold selection and the resulting confusion matrix (predict "error" when score >= threshold). */
 import { InvalidValueError } from "@npov/core";
 import { checkBinary, requireBothClasses } from "./checks.js";
+import { thresholdSweep } from "./sweep.js";
 
 /** Confusion counts and the rates derived from them (never NaN: 0 when a denominator is 0). */
 export interface ThresholdMetrics {
@@ -70,21 +71,9 @@ export function chooseThreshold(
   requireBothClasses(positives, negatives, "Threshold selection");
   if (rule.rule === "fpr" && !(rule.target >= 0 && rule.target <= 1))
     throw new InvalidValueError("target", "a false-positive rate must be in [0, 1].");
-  // One pass over distinct scores, descending, with cumulative confusion counts: O(n log n).
-  const order = Array.from({ length: scores.length }, (_, i) => i).sort(
-    (a, b) => (scores[b] as number) - (scores[a] as number),
-  );
-  let tp = 0;
-  let fp = 0;
   let best: ThresholdMetrics | undefined;
   let bestValue = Number.NEGATIVE_INFINITY;
-  for (let i = 0; i < order.length; ) {
-    const threshold = scores[order[i] as number] as number;
-    while (i < order.length && scores[order[i] as number] === threshold) {
-      if (labels[order[i] as number]) tp++;
-      else fp++;
-      i++;
-    }
+  for (const { threshold, tp, fp } of thresholdSweep(scores, labels)) {
     const m = countsToMetrics(threshold, tp, fp, negatives - fp, positives - tp);
     let value: number;
     if (rule.rule === "fpr") {
