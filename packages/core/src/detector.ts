@@ -22,6 +22,19 @@ export interface UnsupportedSpan {
   score: number;
 }
 
+/**
+ * Every given argument of a per-perspective result as {@link UncoveredArgument} evidence, worst first
+ * (the order {@link ErrorScores.uncoveredArguments} promises); `score` is the argument's coverage-error score.
+ */
+export function rankUncoveredArguments<A extends { text: string }>(
+  perspectives: ReadonlyArray<{ arguments: ReadonlyArray<A> }>,
+  score: (argument: A) => number,
+): UncoveredArgument[] {
+  return perspectives
+    .flatMap((p, k) => p.arguments.map((a, j) => ({ perspective: k, argument: j, text: a.text, score: score(a) })))
+    .sort((a, b) => b.score - a.score);
+}
+
 /** What a detector found for one (input, response) pair: example-level scores and their evidence. */
 export interface ErrorScores {
   /** Example-level hallucination score in [0, 1] (higher = more likely an error). */

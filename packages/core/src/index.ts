@@ -6,7 +6,7 @@
 
 export * from "./auc.js";
 export * from "./dataset.js";
-export type * from "./detector.js";
+export * from "./detector.js";
 export * from "./errors.js";
 export * from "./io.js";
 export * from "./kb.js";

@@ -1,12 +1,10 @@
 /** The ROUGE detector as a generic {@link ErrorDetector} with evidence and features. */
-import type { ErrorDetector, ErrorScores, NpovInput } from "@npov/core";
+import { type ErrorDetector, type ErrorScores, type NpovInput, rankUncoveredArguments } from "@npov/core";
 import { type RougeDetectorOptions, type RougeResult, rougeDetector } from "./detector.js";
 
 /** Example scores, evidence (uncovered arguments, unsupported words) and features of a ROUGE result. */
 export function rougeErrorScores(r: RougeResult): ErrorScores {
-  const uncoveredArguments = r.perspectives
-    .flatMap((p, k) => p.arguments.map((a, j) => ({ perspective: k, argument: j, text: a.text, score: 1 - a.recall })))
-    .sort((a, b) => b.score - a.score);
+  const uncoveredArguments = rankUncoveredArguments(r.perspectives, (a) => 1 - a.recall);
   const unsupportedSpans = r.words
     .filter((w) => w.hallucination === 1)
     .map((w) => ({ text: w.text, start: w.start, end: w.end, score: 1 }));

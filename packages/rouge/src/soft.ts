@@ -17,6 +17,7 @@ import {
   type ErrorDetector,
   type ErrorScores,
   type NpovInput,
+  rankUncoveredArguments,
   type StopwordOption,
   splitSentences,
   type Term,
@@ -284,11 +285,7 @@ export function softErrorDetector(matcher = new SoftMatcher()): ErrorDetector {
       return {
         hallucination: r.hallucination,
         coverage: r.coverage,
-        uncoveredArguments: r.perspectives
-          .flatMap((p, k) =>
-            p.arguments.map((a, j) => ({ perspective: k, argument: j, text: a.text, score: 1 - a.recall })),
-          )
-          .sort((a, b) => b.score - a.score),
+        uncoveredArguments: rankUncoveredArguments(r.perspectives, (a) => 1 - a.recall),
         unsupportedSpans: r.words
           .filter((w) => w.hallucination > 0)
           .map((w) => ({ text: w.text, start: w.start, end: w.end, score: w.hallucination })),

@@ -21,6 +21,7 @@ import {
   generatorPromptLayout,
   InvalidValueError,
   type NpovInput,
+  rankUncoveredArguments,
   repoPath,
   resolveStopwords,
   segmentWords,
@@ -370,11 +371,7 @@ export class SalienceDetector {
     return {
       hallucination: r.hallucination,
       coverage: r.coverage,
-      uncoveredArguments: r.perspectives
-        .flatMap((p, k) =>
-          p.arguments.map((a, j) => ({ perspective: k, argument: j, text: a.text, score: 1 - a.contribution })),
-        )
-        .sort((a, b) => b.score - a.score),
+      uncoveredArguments: rankUncoveredArguments(r.perspectives, (a) => 1 - a.contribution),
       unsupportedSpans: r.words.response
         .map((w) => ({ text: w.text, start: w.start, end: w.end, score: w.hallucination }))
         .sort((a, b) => b.score - a.score),
