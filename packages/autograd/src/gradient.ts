@@ -53,6 +53,15 @@ export interface GradientGraph {
 }
 
 /** Inputs of a node that can carry gradients. */
+/** A graph input or output of `f`'s type and rank with every dimension symbolic, so one graph serves all shapes. */
+function symbolicValueInfo(name: string, f: TensorFacts): ValueInfoProto {
+  return valueInfo(
+    name,
+    f.elemType,
+    f.dims.map((_, k) => `${name}_d${k}`),
+  );
+}
+
 function differentiableInputs(node: NodeProto): number[] {
   const op = node.opType ?? "";
   if (VARIADIC.has(op)) return node.input.map((_, i) => i);
@@ -207,13 +216,7 @@ export async function buildGradientGraph(model: ModelProto, options: GradientOpt
     const seedWith = options.seed ?? (f.dims.length === 0 ? "ones" : "input");
     if (seedWith === "input") {
       const name = b.fresh(`grad_in/${o}`).replace(/_\d+$/, "");
-      graph.input.push(
-        valueInfo(
-          name,
-          f.elemType,
-          f.dims.map((_, k) => `${name}_d${k}`),
-        ),
-      );
+      graph.input.push(symbolicValueInfo(name, f));
       upstream[o] = name;
       grads.set(o, [name]);
     } else {
@@ -269,13 +272,7 @@ export async function buildGradientGraph(model: ModelProto, options: GradientOpt
     }
     const name = `grad/${w}`;
     b.node("Identity", [g], [name]);
-    graph.output.push(
-      valueInfo(
-        name,
-        f.elemType,
-        f.dims.map((_, k) => `${name}_d${k}`),
-      ),
-    );
+    graph.output.push(symbolicValueInfo(name, f));
     gradients[w] = name;
   }
   b.flushInto(graph);

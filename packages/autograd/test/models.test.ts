@@ -53,39 +53,42 @@ async function embedsModel(
   return { model: cut, feeds: { ...feeds, inputs_embeds: randomFeed([...ids.dims, width], "double", 21) } };
 }
 
-/** Checks the token-loss gradient of the named weights, which become graph inputs fed their own values. */
+/** Checks d `of` / d the named weights, which become graph inputs fed their own values. */
 async function checkWeightGradients(
+  model: ModelProto,
+  of: string,
+  feeds: Record<string, ort.Tensor>,
+  weights: string[],
+): Promise<void> {
+  const { model: trainable, values } = initializersToInputs(model, weights);
+  const weightFeeds = Object.fromEntries(
+    [...values].map(([n, v]) => [n, new ort.Tensor("float64", v.data as Float64Array, v.dims)]),
+  );
+  await checkGradient(trainable, { of, wrt: weights, feeds: { ...feeds, ...weightFeeds }, sample: 24 });
+}
+
+/** A causal LM (in float64): d token_loss / d inputs_embeds, then d token_loss / d the named weights. */
+async function checkCausalModelGradients(
   model: ModelProto,
   feeds: Record<string, ort.Tensor>,
   weights: string[],
 ): Promise<void> {
-  const withLoss = await appendTokenLoss(model, { feeds });
-  const { model: trainable, values } = initializersToInputs(withLoss, weights);
-  const weightFeeds = Object.fromEntries(
-    [...values].map(([n, v]) => [n, new ort.Tensor("float64", v.data as Float64Array, v.dims)]),
-  );
-  await checkGradient(trainable, {
-    of: "token_loss",
-    wrt: weights,
-    feeds: { ...feeds, ...weightFeeds },
-    sample: 24,
-  });
+  const double = toDouble(model);
+  const e = await embedsModel(double, feeds, 16);
+  await checkGradient(e.model, { of: "token_loss", wrt: ["inputs_embeds"], feeds: e.feeds });
+  await checkWeightGradients(await appendTokenLoss(double, { feeds }), "token_loss", feeds, weights);
 }
 
 describe("whole-model gradients agree with finite differences (float64)", () => {
   it("GPT-2-like: d token_loss / d inputs_embeds and d loss / d weights", async () => {
     const { model } = buildGpt2({ vocabSize: 64, nEmbd: 16, nLayer: 2, nHead: 2, nPositions: 16 }, randomInit(3, 0.2));
     const feeds = causalFeeds(2, 2, 8);
-    const double = toDouble(model);
-    const e = await embedsModel(double, feeds, 16);
-    await checkGradient(e.model, { of: "token_loss", wrt: ["inputs_embeds"], feeds: e.feeds });
-    const weights = [
+    await checkCausalModelGradients(model, feeds, [
       "transformer.h.0.attn.c_attn.weight",
       "transformer.h.1.ln_2.weight",
       "transformer.wte.weight",
       "transformer.wpe.weight",
-    ];
-    await checkWeightGradients(double, feeds, weights);
+    ]);
   });
 
   it("LLaMA-like (rotary, grouped-query attention, SwiGLU)", async () => {
@@ -102,16 +105,12 @@ describe("whole-model gradients agree with finite differences (float64)", () => 
       randomInit(4, 0.2),
     );
     const feeds = causalFeeds(2, 2, 4);
-    const double = toDouble(model);
-    const e = await embedsModel(double, feeds, 16);
-    await checkGradient(e.model, { of: "token_loss", wrt: ["inputs_embeds"], feeds: e.feeds });
-    const weights = [
+    await checkCausalModelGradients(model, feeds, [
       "model.layers.0.self_attn.k_proj.weight",
       "model.layers.1.mlp.gate_proj.weight",
       "model.norm.weight",
       "lm_head.weight",
-    ];
-    await checkWeightGradients(double, feeds, weights);
+    ]);
   });
 
   it("T5-like encoder and decoder (relative position bias, cross attention)", async () => {
@@ -127,21 +126,10 @@ describe("whole-model gradients agree with finite differences (float64)", () => 
       wrt: ["inputs_embeds"],
       feeds: { ...encFeeds, inputs_embeds: randomFeed([1, 5, 16], "double", 8) },
     });
-    const { model: encTrain, values } = initializersToInputs(enc, [
+    await checkWeightGradients(enc, "last_hidden_state", encFeeds, [
       "encoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight",
       "encoder.block.1.layer.1.DenseReluDense.wi.weight",
     ]);
-    await checkGradient(encTrain, {
-      of: "last_hidden_state",
-      wrt: [...values.keys()],
-      feeds: {
-        ...encFeeds,
-        ...Object.fromEntries(
-          [...values].map(([n, v]) => [n, new ort.Tensor("float64", v.data as Float64Array, v.dims)]),
-        ),
-      },
-      sample: 24,
-    });
 
     const decFeeds: Record<string, ort.Tensor> = {
       input_ids: int64([0, 17, 42, 8], [1, S]),
