@@ -19,6 +19,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
+    setupFiles: ["./scripts/fast-check-seed.ts"],
     reporters: ["default", "./scripts/plain-summary-reporter.ts"],
   },
 });
