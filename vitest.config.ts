@@ -8,7 +8,7 @@ const pkg = (name: string) => fileURLToPath(new URL(`./packages/${name}/src/inde
 export default defineConfig({
   resolve: {
     alias: Object.fromEntries(
-      ["core", "autograd", "rouge", "salience", "classifier", "synth", "eval", "train", "generate", "cli"].map((n) => [
+      ["core", "autograd", "rouge", "salience", "classifier", "synth", "eval", "train", "llm", "generate", "cli"].map((n) => [
         `@npov/${n}`,
         pkg(n),
       ]),
