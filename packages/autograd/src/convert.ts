@@ -6,6 +6,7 @@
 import {
   DataType,
   type GraphProto,
+  type IGraphProto,
   type ITensorProto,
   type ModelProto,
   makeTensor,
@@ -13,7 +14,6 @@ import {
   type TensorProto,
   tensorData,
   tensorDims,
-  type ValueInfoProto,
 } from "./proto.js";
 
 /** IEEE 754 half -> number. */
@@ -63,25 +63,30 @@ function convertTensor(t: ITensorProto, from: number, to: number): TensorProto |
   return makeTensor(t.name ?? "", out, tensorDims(t), to);
 }
 
-/** A copy of `model` with every `from`-typed float tensor and type annotation changed to `to`. */
-export function convertFloatType(model: ModelProto, from: number, to: number): ModelProto {
-  const copy = onnx.ModelProto.decode(onnx.ModelProto.encode(model).finish());
-  const graph = copy.graph as GraphProto;
-  graph.initializer = (graph.initializer as TensorProto[]).map((t) => convertTensor(t, from, to) ?? t);
-  const retype = (v: ValueInfoProto) => {
+/** Retype a graph and its subgraphs (If/Loop/Scan bodies) in place. */
+function convertGraph(graph: IGraphProto, from: number, to: number): void {
+  graph.initializer = (graph.initializer ?? []).map((t) => convertTensor(t, from, to) ?? t);
+  const retype = (v: NonNullable<IGraphProto["input"]>[number]) => {
     const tt = v.type?.tensorType;
     if (tt && tt.elemType === from) tt.elemType = to;
   };
-  for (const list of [graph.input, graph.output, graph.valueInfo] as ValueInfoProto[][])
-    for (const v of list) retype(v);
-  for (const n of graph.node) {
+  for (const list of [graph.input, graph.output, graph.valueInfo]) for (const v of list ?? []) retype(v);
+  for (const n of graph.node ?? []) {
     for (const a of n.attribute ?? []) {
       if (a.t) {
         const converted = convertTensor(a.t, from, to);
         if (converted) a.t = converted;
       }
+      if (a.g) convertGraph(a.g, from, to);
+      for (const g of a.graphs ?? []) convertGraph(g, from, to);
       if (n.opType === "Cast" && a.name === "to" && Number(a.i) === from) a.i = to;
     }
   }
+}
+
+/** A copy of `model` with every `from`-typed float tensor and type annotation changed to `to` (subgraphs too). */
+export function convertFloatType(model: ModelProto, from: number, to: number): ModelProto {
+  const copy = onnx.ModelProto.decode(onnx.ModelProto.encode(model).finish());
+  convertGraph(copy.graph as GraphProto, from, to);
   return copy;
 }

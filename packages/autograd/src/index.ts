@@ -4,11 +4,15 @@
  * @packageDocumentation
  */
 
+export * from "./contrib/index.js";
 export * from "./convert.js";
 export * from "./dequantize.js";
+export * from "./dims.js";
+export * from "./embedding-graph.js";
 export * from "./errors.js";
 export * from "./gradient.js";
 export * from "./graph.js";
+export * from "./inspect.js";
 export * from "./models/bpe.js";
 export * from "./models/causal.js";
 export * from "./models/folder.js";
@@ -16,6 +20,7 @@ export * from "./models/llama2c.js";
 export * from "./models/net.js";
 export * from "./models/t5.js";
 export * from "./models/tokenizer.js";
+export * from "./normalize.js";
 export * from "./optim.js";
 export * from "./pretrained.js";
 export * from "./probe.js";

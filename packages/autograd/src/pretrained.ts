@@ -7,8 +7,8 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import * as transformers from "@huggingface/transformers";
-import { FileReadError, NpovError, writeFileAtomic } from "@npov/core";
-import { dequantizeModel } from "./dequantize.js";
+import { FileReadError, InvalidValueError, NpovError, writeFileAtomic } from "@npov/core";
+import { type NormalizationReport, normalizeModel } from "./normalize.js";
 import { loadModel, type ModelProto } from "./proto.js";
 
 /** A model folder that cannot be found locally and may not be downloaded. */
@@ -18,26 +18,69 @@ export class ModelNotFoundError extends NpovError {
   }
 }
 
-/** Which weights file to load: fp32 (default), fp16, or a quantized variant (dequantized for gradients). */
-export type ModelDtype = "fp32" | "fp16" | "q8" | "int8" | "uint8";
-const SUFFIX: Record<ModelDtype, string> = {
+/**
+ * Which weights file to load, named as transformers.js names them: fp32 (`model.onnx`), fp16
+ * (`model_fp16.onnx`), q8 (`model_quantized.onnx`), int8, uint8, q4, q4f16, bnb4. Every variant is
+ * normalised to an fp32 graph for gradients (see `normalizeModel`): fp16 weights are widened, quantized
+ * weights dequantized (the straight-through view of quantization).
+ */
+export type ModelDtype = "fp32" | "fp16" | "q8" | "int8" | "uint8" | "q4" | "q4f16" | "bnb4";
+
+/** File-name suffix of each dtype (transformers.js's DEFAULT_DTYPE_SUFFIX_MAPPING). */
+export const DTYPE_SUFFIX: Readonly<Record<ModelDtype, string>> = {
   fp32: "",
   fp16: "_fp16",
   q8: "_quantized",
   int8: "_int8",
   uint8: "_uint8",
+  q4: "_q4",
+  q4f16: "_q4f16",
+  bnb4: "_bnb4",
 };
 
-/** A resolved model: its folder, config, tokenizer and fp32 ONNX graphs. */
+/** Every dtype, in the order a folder holding several is described. */
+export const MODEL_DTYPES = Object.keys(DTYPE_SUFFIX) as ModelDtype[];
+
+/** `value` as a ModelDtype, or a typed error listing the valid ones. */
+export function parseModelDtype(value: string): ModelDtype {
+  if ((MODEL_DTYPES as string[]).includes(value)) return value as ModelDtype;
+  throw new InvalidValueError("dtype", `"${value}" is not a model dtype; use one of ${MODEL_DTYPES.join(", ")}.`);
+}
+
+/** Options of {@link loadPretrained}. */
+export interface PretrainedOptions {
+  /**
+   * Weights variant. Default ("auto"): `transformers.js_config.dtype` of config.json if set, else fp32 if
+   * the folder has it, else the only variant the folder holds.
+   */
+  dtype?: ModelDtype | "auto";
+  revision?: string;
+  /**
+   * Base name of the decoder (causal: `model`, then the legacy `decoder_model` and `decoder_model_merged`
+   * are tried in that order; seq2seq: `decoder_model`, then `decoder_model_merged`), like transformers.js's
+   * `model_file_name`.
+   */
+  modelFileName?: string;
+  /** Normalise the graphs for differentiation (default true); false returns the files as exported. */
+  normalize?: boolean;
+}
+
+/** A resolved model: its folder, config, tokenizer and graphs (normalised unless asked otherwise). */
 export interface PretrainedFiles {
   dir: string;
   config: Record<string, unknown>;
   tokenizer: transformers.PreTrainedTokenizer;
   encoderDecoder: boolean;
+  /** The dtype whose files were loaded. */
+  dtype: ModelDtype;
+  /** ONNX files loaded, relative to `dir` (decoder or causal LM last). */
+  onnxFiles: string[];
   /** Causal LM graph, or the encoder and decoder graphs. */
   model?: ModelProto;
   encoder?: ModelProto;
   decoder?: ModelProto;
+  /** What normalisation did to each graph (file -> report), when it ran. */
+  normalization: Record<string, NormalizationReport>;
 }
 
 const SEQ2SEQ_TYPES = new Set([
@@ -136,38 +179,95 @@ export function tokenizerFromFiles(dir: string): transformers.PreTrainedTokenize
   return new cls(tokenizerJson, tokenizerConfig);
 }
 
-/** Resolve config, tokenizer and ONNX graphs (fp16 and quantized files are converted to fp32). */
-export async function loadPretrained(
-  idOrPath: string,
-  options: { dtype?: ModelDtype; revision?: string } = {},
-): Promise<PretrainedFiles> {
-  const dtype = options.dtype ?? "fp32";
-  const suffix = SUFFIX[dtype];
-  if (suffix === undefined)
-    throw new ModelNotFoundError(idOrPath, `unsupported dtype "${dtype}"; use fp32, fp16, q8, int8 or uint8.`);
+function transformersJsDtype(config: Record<string, unknown>, base: string): ModelDtype | undefined {
+  const tjs = config["transformers.js_config"] as { dtype?: unknown } | undefined;
+  const d = tjs?.dtype;
+  const value =
+    typeof d === "string" ? d : d && typeof d === "object" ? (d as Record<string, unknown>)[base] : undefined;
+  return typeof value === "string" && (MODEL_DTYPES as string[]).includes(value) ? (value as ModelDtype) : undefined;
+}
+
+/** The dtypes present for `base` in a local folder. */
+export function availableDtypes(dir: string, base: string): ModelDtype[] {
+  return MODEL_DTYPES.filter((d) => existsSync(join(dir, "onnx", `${base}${DTYPE_SUFFIX[d]}.onnx`)));
+}
+
+/** Base names of the graphs a model of this kind may be stored as, in the order they are tried. */
+function decoderCandidates(encoderDecoder: boolean, modelFileName: string | undefined): string[] {
+  if (modelFileName !== undefined) return [modelFileName];
+  return encoderDecoder
+    ? ["decoder_model", "decoder_model_merged"]
+    : ["model", "decoder_model", "decoder_model_merged"];
+}
+
+/**
+ * Resolve config, tokenizer and ONNX graphs the way transformers.js does (folder, `env.localModelPath`,
+ * cache, or the hub when `env.allowRemoteModels`), for every dtype and both layouts (single `model.onnx`
+ * with past inputs; legacy `decoder_model*.onnx`, the merged one with an `If` on `use_cache_branch`), then
+ * normalise each graph for differentiation (`normalizeModel`): one fp32 graph per model part, without
+ * cache, contrib ops, quantization or int32 ids.
+ * @throws ModelNotFoundError when no file of the asked (or any) dtype exists; InvalidValueError on a bad dtype.
+ */
+export async function loadPretrained(idOrPath: string, options: PretrainedOptions = {}): Promise<PretrainedFiles> {
+  if (options.dtype !== undefined && options.dtype !== "auto") parseModelDtype(options.dtype);
   const revision = options.revision ?? "main";
   const meta = await modelFolder(idOrPath, ["config.json"], revision);
   const config = readJson(join(meta, "config.json"));
   const encoderDecoder = config.is_encoder_decoder === true || SEQ2SEQ_TYPES.has(String(config.model_type));
+  const candidates = decoderCandidates(encoderDecoder, options.modelFileName);
+  const local = isDir(join(meta, "onnx"));
+  // Pick the decoder base name and dtype from what the folder holds (remote: the asked dtype, default fp32).
+  let base: string | undefined;
+  let dtype: ModelDtype | undefined;
+  const asked = options.dtype === undefined || options.dtype === "auto" ? undefined : options.dtype;
+  for (const b of candidates) {
+    const present = local ? availableDtypes(meta, b) : MODEL_DTYPES;
+    if (present.length === 0) continue;
+    const preferred = asked ?? transformersJsDtype(config, b) ?? (present.includes("fp32") ? "fp32" : undefined);
+    if (preferred !== undefined) {
+      if (!present.includes(preferred)) continue;
+      base = b;
+      dtype = preferred;
+      break;
+    }
+    if (present.length > 1)
+      throw new ModelNotFoundError(
+        idOrPath,
+        `onnx/${b}*.onnx exists as ${present.join(", ")} but not fp32: choose one with the dtype option (--dtype).`,
+      );
+    base = b;
+    dtype = present[0] as ModelDtype;
+    break;
+  }
+  if (base === undefined || dtype === undefined) {
+    const found = local
+      ? candidates.flatMap((b) => availableDtypes(meta, b).map((d) => `onnx/${b}${DTYPE_SUFFIX[d]}.onnx`))
+      : [];
+    throw new ModelNotFoundError(
+      idOrPath,
+      asked !== undefined && found.length > 0
+        ? `no ${asked} file: the folder has ${found.join(", ")}; pass one of their dtypes.`
+        : `no ONNX graph found (looked for onnx/${candidates.join("|")}<dtype suffix>.onnx${encoderDecoder ? " and onnx/encoder_model<dtype suffix>.onnx" : ""}).`,
+    );
+  }
+  const suffix = DTYPE_SUFFIX[dtype];
   const onnxFiles = encoderDecoder
-    ? [`onnx/encoder_model${suffix}.onnx`, `onnx/decoder_model${suffix}.onnx`]
-    : [`onnx/model${suffix}.onnx`];
+    ? [`onnx/encoder_model${suffix}.onnx`, `onnx/${base}${suffix}.onnx`]
+    : [`onnx/${base}${suffix}.onnx`];
   const dir = await modelFolder(idOrPath, ["config.json", "tokenizer.json", ...onnxFiles], revision);
   for (const f of onnxFiles)
     if (!existsSync(join(dir, f))) throw new ModelNotFoundError(idOrPath, `${join(dir, f)} is missing.`);
-  const fp32 = (file: string) => {
+  const normalization: Record<string, NormalizationReport> = {};
+  const graph = (file: string) => {
     const model = loadModel(join(dir, file));
-    return dtype === "fp32" ? model : dequantizeModel(model).model;
+    if (options.normalize === false) return model;
+    const r = normalizeModel(model, { file: join(dir, file) });
+    normalization[file] = r.report;
+    return r.model;
   };
   const tokenizer = tokenizerFromFiles(dir);
+  const common = { dir, config, tokenizer, encoderDecoder, dtype, onnxFiles, normalization };
   return encoderDecoder
-    ? {
-        dir,
-        config,
-        tokenizer,
-        encoderDecoder,
-        encoder: fp32(onnxFiles[0] as string),
-        decoder: fp32(onnxFiles[1] as string),
-      }
-    : { dir, config, tokenizer, encoderDecoder, model: fp32(onnxFiles[0] as string) };
+    ? { ...common, encoder: graph(onnxFiles[0] as string), decoder: graph(onnxFiles[1] as string) }
+    : { ...common, model: graph(onnxFiles[0] as string) };
 }

@@ -4,6 +4,7 @@
  * two axes); dimensions stay dynamic in the generated graph, computed with Shape at run time.
  */
 import * as ort from "onnxruntime-node";
+import { evaluateDimExpression } from "./dims.js";
 import { encodeModel, type GraphProto, type ModelProto, num, onnx, valueInfo, valueInfoShape } from "./proto.js";
 
 /** What a probe learned about a tensor. */
@@ -42,7 +43,12 @@ export function sampleFeeds(
       continue;
     }
     const { elemType, shape } = valueInfoShape(input);
-    const dims = (shape ?? []).map((d) => (typeof d === "number" ? d : /past/i.test(d ?? "") ? 0 : dim));
+    // Symbolic dims: cache lengths are 0 (empty past), everything else `dim`; expressions such as
+    // "past_sequence_length + 1" are evaluated with those values.
+    const value = (name: string) => (/past/i.test(name) ? 0 : dim);
+    const dims = (shape ?? []).map((d) =>
+      typeof d === "number" ? d : d === undefined ? dim : /[-+*/]/.test(d) ? evaluateDimExpression(d, value) : value(d),
+    );
     const size = dims.reduce((a, b) => a * b, 1);
     const isMask = /mask/i.test(name);
     if (elemType === 7) feeds[name] = new ort.Tensor("int64", new BigInt64Array(size).fill(isMask ? 1n : 0n), dims);

@@ -7,6 +7,7 @@ import { GradientGraphError } from "./errors.js";
 import { GraphBuilder } from "./graph.js";
 import { probeTensors, sampleFeeds } from "./probe.js";
 import {
+  attrInt,
   DataType,
   encodeModel,
   type GraphProto,
@@ -47,22 +48,36 @@ export function pruneDeadNodes(graph: GraphProto): string[] {
   return removed;
 }
 
+/** Ops that pass token ids through unchanged in value (exporters reshape or cast ids before the lookup). */
+const ID_PASSTHROUGH = new Set(["Reshape", "Cast", "Unsqueeze", "Squeeze", "Flatten", "Identity"]);
+
 /**
- * The output of the word-embedding Gather: the Gather whose indices are `idsInput` and whose data is a
- * rank-2 initializer (the largest, if several).
+ * The output of the word-embedding Gather: the Gather whose indices are `idsInput`, or `idsInput` passed
+ * through Reshape/Cast/Unsqueeze/Squeeze/Flatten/Identity (Optimum reshapes ids first, the onnxruntime
+ * optimizer casts them), and whose data is a rank-2 initializer (the largest, if several).
  */
 export function findEmbeddingOutput(model: ModelProto, idsInput = "input_ids"): string {
   const graph = model.graph as GraphProto;
   const inits = new Map((graph.initializer as TensorProto[]).map((t) => [t.name, t]));
+  const ids = new Set([idsInput]);
+  for (const n of graph.node as NodeProto[])
+    if (ID_PASSTHROUGH.has(n.opType) && ids.has(n.input[0] as string)) ids.add(n.output[0] as string);
   let best: { out: string; rows: number } | undefined;
   for (const n of graph.node as NodeProto[]) {
-    if (n.opType !== "Gather" || n.input[1] !== idsInput) continue;
+    if (n.opType !== "Gather" || !ids.has(n.input[1] as string) || attrInt(n, "axis", 0) !== 0) continue;
     const table = inits.get(n.input[0] as string);
     if (table === undefined || tensorDims(table).length !== 2) continue;
     const rows = tensorDims(table)[0] as number;
     if (best === undefined || rows > best.rows) best = { out: n.output[0] as string, rows };
   }
-  if (best === undefined) throw new GradientGraphError(`no word-embedding Gather reads "${idsInput}"`);
+  if (best === undefined) {
+    const quantized = (graph.node as NodeProto[]).some(
+      (n) => n.opType === "Gather" && ids.has(n.input[1] as string) && inits.get(n.input[0] as string)?.dataType !== 1,
+    );
+    throw new GradientGraphError(
+      `no word-embedding lookup (a Gather of a float table by "${idsInput}") found${quantized ? "; the table is not float: normalize the model first (normalizeModel)" : ""}.`,
+    );
+  }
   return best.out;
 }
 
@@ -96,7 +111,11 @@ export async function cutAtTensor(
   const fb = b.get(tensor);
   if (fa === undefined || fb === undefined) throw new GradientGraphError(`tensor "${tensor}" is not in the graph`);
   const { model: copy, graph, nodes } = copyModel(model);
-  for (const n of nodes) n.input = n.input.map((x) => (x === tensor ? name : x));
+  if (name !== tensor && (graph.input as ValueInfoProto[]).some((v) => v.name === name))
+    throw new GradientGraphError(`cannot cut at "${tensor}": the graph already has an input named "${name}".`);
+  // The producer goes even when the tensor keeps its name (genai graphs call the embedding "inputs_embeds").
+  graph.node = nodes.filter((n) => !n.output.includes(tensor));
+  for (const n of graph.node as NodeProto[]) n.input = n.input.map((x) => (x === tensor ? name : x));
   for (const o of graph.output as ValueInfoProto[]) if (o.name === tensor) o.name = name;
   const dims = fa.dims.map((d, k) => (fb.dims[k] === d ? d : `${name}_dim_${k}`));
   (graph.input as ValueInfoProto[]).push(valueInfo(name, fa.elemType, dims));

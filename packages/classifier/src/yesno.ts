@@ -8,14 +8,12 @@
  * differing tokens coincide raise a typed error.
  */
 import {
-  appendTokenLoss,
-  cutAtTensor,
-  embeddingTable,
+  embeddingGraph,
   encodeModel,
+  feedsFor,
   loadPretrained,
   type ModelDtype,
   type ModelProto,
-  mergeEncoderDecoder,
   type PretrainedFiles,
 } from "@npov/autograd";
 import {
@@ -43,7 +41,10 @@ export interface YesNoOptions {
   task?: ClassifierTask | "both";
   /** Soft prompt(s): a file path or loaded prompt, or one per task. */
   softPrompt?: string | SoftPrompt | Partial<Record<ClassifierTask, string | SoftPrompt>>;
-  dtype?: ModelDtype;
+  /** Weights variant (transformers.js naming); default "auto" (see `loadPretrained` in @npov/autograd). */
+  dtype?: ModelDtype | "auto";
+  /** Decoder file base name, e.g. "decoder_model_merged" (transformers.js's `model_file_name`). */
+  modelFileName?: string;
   /** Prompts per batch (default 8). */
   batchSize?: number;
   /** Label strings (default "YES}" and "NO}"). */
@@ -64,6 +65,8 @@ export interface EmbeddingModel {
   model: ModelProto;
   table: { data: Float32Array; dim: number };
   labels: LabelTokens;
+  /** The graph's input names (models differ in whether they read masks or positions). */
+  inputNames: ReadonlySet<string>;
 }
 
 function commonPrefix(a: number[], b: number[]): number {
@@ -102,21 +105,20 @@ export function labelTokens(files: PretrainedFiles, labels = { yes: "YES}", no: 
 /** Load a model and prepare the inputs_embeds graph with a per-token loss (used by scoring and tuning). */
 export async function loadEmbeddingModel(
   idOrPath: string,
-  options: { dtype?: ModelDtype; labels?: { yes: string; no: string } } = {},
+  options: { dtype?: ModelDtype | "auto"; modelFileName?: string; labels?: { yes: string; no: string } } = {},
 ): Promise<EmbeddingModel> {
-  const files = await loadPretrained(idOrPath, { dtype: options.dtype ?? "fp32" });
-  const base = files.encoderDecoder
-    ? mergeEncoderDecoder(files.encoder as ModelProto, files.decoder as ModelProto)
-    : (files.model as ModelProto);
-  const withLoss = await appendTokenLoss(base);
-  const table = embeddingTable(withLoss, "input_ids");
-  const model = await cutAtTensor(withLoss, table.gather, "inputs_embeds");
-  // Classifier models are loaded in fp32 (fp16 and quantized weights are converted), so the table is float32.
+  const files = await loadPretrained(idOrPath, {
+    dtype: options.dtype ?? "auto",
+    ...(options.modelFileName !== undefined ? { modelFileName: options.modelFileName } : {}),
+  });
+  const graph = await embeddingGraph(files);
+  // Every dtype is normalised to fp32 (fp16 and quantized weights are converted), so the table is float32.
   return {
     files,
-    model,
-    table: { data: table.data as Float32Array, dim: table.dim },
+    model: graph.model,
+    table: { data: graph.table.data as Float32Array, dim: graph.table.dim },
     labels: labelTokens(files, options.labels),
+    inputNames: graph.inputNames,
   };
 }
 
@@ -146,21 +148,6 @@ export function prepareBatch(
   const b = promptIds.length;
   const i64 = (values: number[], dims: number[]) =>
     new ort.Tensor("int64", BigInt64Array.from(values.map(BigInt)), dims);
-  const past = (batch: number) =>
-    Object.fromEntries(
-      (em.model.graph?.input ?? [])
-        .filter((v) => (v.name ?? "").startsWith("past_key_values"))
-        .map((v) => {
-          const dims = (v.type?.tensorType?.shape?.dim ?? []).map((x) =>
-            x.dimValue !== undefined && x.dimValue !== null && Number(x.dimValue) > 0
-              ? Number(x.dimValue)
-              : /batch/.test(x.dimParam ?? "")
-                ? batch
-                : 0,
-          );
-          return [v.name as string, new ort.Tensor("float32", new Float32Array(0), dims)];
-        }),
-    );
   const embedRows = (rows: number[][], width: number) => {
     const out = new Float32Array(b * width * d);
     rows.forEach((ids, r) => {
@@ -187,7 +174,7 @@ export function prepareBatch(
     const t = dec.length;
     const labelRow = (target: number) => [...labels.prefix, target];
     return {
-      feeds: {
+      feeds: feedsFor(em, {
         input_ids: i64(ids, [b, width]),
         attention_mask: i64(mask, [b, width]),
         inputs_embeds: new ort.Tensor("float32", embedRows(promptIds, width), [b, width, d]),
@@ -198,8 +185,7 @@ export function prepareBatch(
           Float32Array.from({ length: b * t }, (_, k) => (k % t === t - 1 ? 1 : 0)),
           [b, t],
         ),
-        ...past(b),
-      },
+      }),
       answer: new Array(b).fill(t - 1),
       width: t,
     };
@@ -217,7 +203,7 @@ export function prepareBatch(
     labelMask[r * width + a] = 1;
   });
   return {
-    feeds: {
+    feeds: feedsFor(em, {
       input_ids: i64(ids, [b, width]),
       attention_mask: i64(mask, [b, width]),
       position_ids: i64(
@@ -227,8 +213,7 @@ export function prepareBatch(
       inputs_embeds: new ort.Tensor("float32", embedRows(rows, width), [b, width, d]),
       labels: i64(labelIds, [b, width]),
       label_mask: new ort.Tensor("float32", labelMask, [b, width]),
-      ...past(b),
-    },
+    }),
     answer,
     width,
   };

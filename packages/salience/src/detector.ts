@@ -3,17 +3,13 @@
  * turned into word-level contributions of argument words and attributions of response words.
  */
 import {
-  appendTokenLoss,
-  convertFloatType,
-  cutAtTensor,
-  DataType,
-  embeddingTable,
-  findEmbeddingOutput,
+  type EmbeddingGraph,
+  embeddingGraph,
+  feedsFor,
   GradientSession,
+  int64Tensor,
   loadPretrained,
   type ModelDtype,
-  type ModelProto,
-  mergeEncoderDecoder,
   type PretrainedFiles,
 } from "@npov/autograd";
 import {
@@ -45,8 +41,11 @@ import {
 export type SalienceVariant = "grad-x-input" | "grad-norm";
 
 export interface SalienceOptions {
-  dtype?: ModelDtype;
+  /** Weights variant (transformers.js naming); default "auto" (see `loadPretrained`). */
+  dtype?: ModelDtype | "auto";
   revision?: string;
+  /** Decoder file base name, e.g. "decoder_model_merged" (transformers.js's `model_file_name`). */
+  modelFileName?: string;
   variant?: SalienceVariant;
   /** Output tokens per batched vector-Jacobian product (bounds memory; default 8). */
   chunkSize?: number;
@@ -111,23 +110,8 @@ export interface SalienceResult {
 
 interface Built {
   session: GradientSession;
-  encoderTable?: { data: Float32Array | Float64Array; dim: number };
-  decoderTable: { data: Float32Array | Float64Array; dim: number };
-  pastInputs: Array<{ name: string; dims: Array<number | string> }>;
+  graph: EmbeddingGraph;
   float: "float32" | "float64";
-}
-
-function pastInputsOf(model: ModelProto): Array<{ name: string; dims: Array<number | string> }> {
-  return (model.graph?.input ?? [])
-    .filter((v) => (v.name ?? "").startsWith("past_key_values"))
-    .map((v) => ({
-      name: v.name as string,
-      dims: (v.type?.tensorType?.shape?.dim ?? []).map((d) =>
-        d.dimValue !== undefined && d.dimValue !== null && Number(d.dimValue) > 0
-          ? Number(d.dimValue)
-          : String(d.dimParam ?? ""),
-      ),
-    }));
 }
 
 /** Gradient x input salience from a local ONNX model (encoder-decoder or causal LM). */
@@ -137,7 +121,7 @@ export class SalienceDetector {
 
   private constructor(
     readonly files: PretrainedFiles,
-    readonly options: Required<Omit<SalienceOptions, "dtype" | "revision">>,
+    readonly options: Required<Omit<SalienceOptions, "dtype" | "revision" | "modelFileName">>,
   ) {}
 
   /**
@@ -149,8 +133,9 @@ export class SalienceDetector {
     options: SalienceOptions = {},
   ): Promise<SalienceDetector> {
     const files = await loadPretrained(idOrPath, {
-      dtype: options.dtype ?? "fp32",
+      dtype: options.dtype ?? "auto",
       revision: options.revision ?? "main",
+      ...(options.modelFileName !== undefined ? { modelFileName: options.modelFileName } : {}),
     });
     const chunkSize = options.chunkSize ?? 8;
     if (!Number.isInteger(chunkSize) || chunkSize < 1)
@@ -168,44 +153,16 @@ export class SalienceDetector {
 
   private build(): Promise<Built> {
     this.built ??= (async () => {
-      const toPrecision = (m: ModelProto) =>
-        this.options.precision === "float64" ? convertFloatType(m, DataType.FLOAT, DataType.DOUBLE) : m;
+      const graph = await embeddingGraph(this.files, { decoderEmbeds: true, precision: this.options.precision });
       const sessionOptions: ort.InferenceSession.SessionOptions =
         this.options.precision === "float64" ? { graphOptimizationLevel: "basic" } : {};
-      if (this.files.encoderDecoder) {
-        const merged = toPrecision(
-          mergeEncoderDecoder(this.files.encoder as ModelProto, this.files.decoder as ModelProto),
-        );
-        const withLoss = await appendTokenLoss(merged);
-        const enc = embeddingTable(withLoss, "input_ids");
-        const dec = embeddingTable(withLoss, "decoder_input_ids");
-        let cut = await cutAtTensor(withLoss, enc.gather, "inputs_embeds");
-        cut = await cutAtTensor(cut, findEmbeddingOutput(cut, "decoder_input_ids"), "decoder_inputs_embeds");
-        const session = await GradientSession.create(cut, {
-          of: "token_loss",
-          wrt: ["inputs_embeds", "decoder_inputs_embeds"],
-          seed: "input",
-          sessionOptions,
-        });
-        return {
-          session,
-          encoderTable: enc,
-          decoderTable: dec,
-          pastInputs: pastInputsOf(cut),
-          float: this.options.precision,
-        };
-      }
-      const model = toPrecision(this.files.model as ModelProto);
-      const withLoss = await appendTokenLoss(model);
-      const table = embeddingTable(withLoss, "input_ids");
-      const cut = await cutAtTensor(withLoss, table.gather, "inputs_embeds");
-      const session = await GradientSession.create(cut, {
+      const session = await GradientSession.create(graph.model, {
         of: "token_loss",
-        wrt: ["inputs_embeds"],
+        wrt: this.files.encoderDecoder ? ["inputs_embeds", "decoder_inputs_embeds"] : ["inputs_embeds"],
         seed: "input",
         sessionOptions,
       });
-      return { session, decoderTable: table, pastInputs: pastInputsOf(cut), float: this.options.precision };
+      return { session, graph, float: this.options.precision };
     })();
     return this.built;
   }
@@ -227,8 +184,7 @@ export class SalienceDetector {
     const floats = (n: number) => (f64 ? new Float64Array(n) : new Float32Array(n));
     const tensorF = (data: Float32Array | Float64Array, dims: number[]) =>
       new ort.Tensor(f64 ? "float64" : "float32", data, dims);
-    const i64 = (values: number[], dims: number[]) =>
-      new ort.Tensor("int64", BigInt64Array.from(values.map(BigInt)), dims);
+    const i64 = int64Tensor;
     const embed = (table: { data: Float32Array | Float64Array; dim: number }, ids: number[]) => {
       const out = floats(ids.length * table.dim);
       ids.forEach((id, k) => {
@@ -245,16 +201,6 @@ export class SalienceDetector {
       for (let b = 0; b < times; b++) out.set(data, b * data.length);
       return out;
     };
-    const past = (batch: number) =>
-      Object.fromEntries(
-        built.pastInputs.map((p) => [
-          p.name,
-          tensorF(
-            floats(0),
-            p.dims.map((d) => (typeof d === "number" ? d : /batch/.test(d) ? batch : 0)),
-          ),
-        ]),
-      );
     const score = (
       grad: Float32Array | Float64Array,
       gOffset: number,
@@ -272,8 +218,8 @@ export class SalienceDetector {
     };
 
     if (this.files.encoderDecoder) {
-      const enc = built.encoderTable as { data: Float32Array | Float64Array; dim: number };
-      const dec = built.decoderTable;
+      const enc = built.graph.table;
+      const dec = built.graph.decoderTable;
       const start = Number(this.files.config.decoder_start_token_id ?? 0);
       const decoderIds = [start, ...responseIds.slice(0, -1)];
       const encEmb = embed(enc, promptIds);
@@ -283,7 +229,7 @@ export class SalienceDetector {
         const upstream = floats(batch * l);
         for (let b = 0; b < batch; b++) upstream[b * l + t0 + b] = 1;
         const r = await built.session.run(
-          {
+          feedsFor(built.graph, {
             input_ids: i64(tile(promptIds, batch) as number[], [batch, m]),
             attention_mask: i64(new Array(batch * m).fill(1), [batch, m]),
             inputs_embeds: tensorF(tile(encEmb, batch) as Float32Array, [batch, m, enc.dim]),
@@ -291,8 +237,7 @@ export class SalienceDetector {
             decoder_inputs_embeds: tensorF(tile(decEmb, batch) as Float32Array, [batch, l, dec.dim]),
             labels: i64(tile(responseIds, batch) as number[], [batch, l]),
             label_mask: tensorF(floats(batch * l).fill(1), [batch, l]),
-            ...past(batch),
-          },
+          }),
           { upstream: { token_loss: tensorF(upstream, [batch, l]) }, outputs: [] },
         );
         const gEnc = r.gradients.inputs_embeds?.data as Float32Array;
@@ -313,7 +258,7 @@ export class SalienceDetector {
         }
       }
     } else {
-      const table = built.decoderTable;
+      const table = built.graph.table;
       const ids = [...promptIds, ...responseIds];
       const s = ids.length;
       const emb = embed(table, ids);
@@ -324,7 +269,7 @@ export class SalienceDetector {
         // Response token t is predicted at position m + t - 1.
         for (let b = 0; b < batch; b++) upstream[b * s + m + t0 + b - 1] = 1;
         const r = await built.session.run(
-          {
+          feedsFor(built.graph, {
             input_ids: i64(tile(ids, batch) as number[], [batch, s]),
             attention_mask: i64(new Array(batch * s).fill(1), [batch, s]),
             position_ids: i64(
@@ -334,8 +279,7 @@ export class SalienceDetector {
             inputs_embeds: tensorF(tile(emb, batch) as Float32Array, [batch, s, table.dim]),
             labels: i64(tile(labels, batch) as number[], [batch, s]),
             label_mask: tensorF(floats(batch * s).fill(1), [batch, s]),
-            ...past(batch),
-          },
+          }),
           { upstream: { token_loss: tensorF(upstream, [batch, s]) }, outputs: [] },
         );
         const g = r.gradients.inputs_embeds?.data as Float32Array;
@@ -382,6 +326,16 @@ export class SalienceDetector {
         "salience.meanAlpha": stat(alphas, (a) => a.reduce((x, y) => x + y, 0) / a.length),
         "salience.minBeta": stat(betas, (a) => Math.min(...a)),
         "salience.meanBeta": stat(betas, (a) => a.reduce((x, y) => x + y, 0) / a.length),
+      },
+      words: {
+        response: r.words.response.map((w) => ({ start: w.start, end: w.end, score: w.hallucination })),
+        arguments: r.words.arguments.map((w) => ({
+          perspective: w.perspective,
+          argument: w.argument,
+          start: w.start,
+          end: w.end,
+          score: w.coverage,
+        })),
       },
     };
   }

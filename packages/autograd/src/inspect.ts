@@ -1,0 +1,267 @@
+/**
+ * `inspectModel(dir)`: which npov features a model folder supports -- generation (transformers.js),
+ * scoring (the YES/NO classifier's forward pass), salience (gradients w.r.t. input embeddings) and
+ * soft-prompt tuning -- per dtype file, with the ops each graph uses and what blocks each feature.
+ *
+ * The static check normalises every graph (`normalizeModel`), finds the word-embedding lookup and looks
+ * for ops without a gradient rule on the path from it to the logits; `deep: true` also builds the
+ * gradient graph and loads it in onnxruntime, as salience and tuning will (slower on large models, and
+ * the only check that sees shapes).
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { NpovError } from "@npov/core";
+import { embeddingGraph } from "./embedding-graph.js";
+import { isPastInput, type NormalizationReport, normalizeModel } from "./normalize.js";
+import {
+  availableDtypes,
+  DTYPE_SUFFIX,
+  MODEL_DTYPES,
+  type ModelDtype,
+  type PretrainedFiles,
+  tokenizerFromFiles,
+} from "./pretrained.js";
+import { DataType, type IGraphProto, loadModel, type ModelProto, valueInfoShape } from "./proto.js";
+import { NON_DIFFERENTIABLE, RULES } from "./rules.js";
+import { GradientSession } from "./session.js";
+import { findEmbeddingOutput } from "./surgery.js";
+
+/** Whether a feature works, and if not, why. */
+export interface FeatureSupport {
+  supported: boolean;
+  /** What blocks it (empty when supported). */
+  blockers: string[];
+}
+
+/** One ONNX file of the folder. */
+export interface InspectedFile {
+  file: string;
+  dtype: ModelDtype;
+  bytes: number;
+  externalData: boolean;
+  /** Op types as `domain:Op` (default domain without prefix), sorted. */
+  ops: string[];
+  inputs: Array<{ name: string; type: string; shape: Array<number | string | undefined> }>;
+  /** What normalisation did, or the error it raised. */
+  normalization?: NormalizationReport;
+  error?: string;
+}
+
+/** Everything `inspectModel` found. */
+export interface ModelInspection {
+  dir: string;
+  modelType: string;
+  kind: "causal" | "seq2seq";
+  /** dtype -> the files of that variant, and feature support. */
+  variants: Array<{
+    dtype: ModelDtype;
+    /** Decoder layout: `model` (single file with past), `decoder_model`, `decoder_model_merged` (If). */
+    layout: string;
+    files: InspectedFile[];
+    features: Record<"generation" | "scoring" | "salience" | "tuning", FeatureSupport>;
+  }>;
+}
+
+const TYPE_NAMES: Record<number, string> = {
+  [DataType.FLOAT]: "float32",
+  [DataType.FLOAT16]: "float16",
+  [DataType.DOUBLE]: "float64",
+  [DataType.INT64]: "int64",
+  [DataType.INT32]: "int32",
+  [DataType.BOOL]: "bool",
+  [DataType.UINT8]: "uint8",
+  [DataType.INT8]: "int8",
+};
+
+function opsOf(model: ModelProto): string[] {
+  const ops = new Set<string>();
+  const walk = (nodes: IGraphProto["node"]) => {
+    for (const n of nodes ?? []) {
+      ops.add(n.domain && n.domain !== "ai.onnx" ? `${n.domain}:${n.opType}` : (n.opType ?? ""));
+      for (const a of n.attribute ?? []) {
+        if (a.g) walk(a.g.node);
+        for (const g of a.graphs ?? []) walk(g.node);
+      }
+    }
+  };
+  walk(model.graph?.node);
+  return [...ops].sort();
+}
+
+/**
+ * Ops without a gradient rule on the path from `from` (e.g. the word-embedding output) to `to` (logits):
+ * the ops that would stop salience or tuning. Ops off that path (position buckets, masks) do not count.
+ */
+export function opsWithoutGradient(model: ModelProto, from: string[], to: string[] = ["logits"]): string[] {
+  const nodes = model.graph?.node ?? [];
+  const active = new Set(from);
+  const activeNodes: number[] = [];
+  nodes.forEach((n, i) => {
+    if (!(n.input ?? []).some((x) => x && active.has(x))) return;
+    const op = n.opType ?? "";
+    if (NON_DIFFERENTIABLE.has(op)) return;
+    if (op === "Cast" && !isFloatType(Number(n.attribute?.find((a) => a.name === "to")?.i ?? 0))) return;
+    activeNodes.push(i);
+    for (const o of n.output ?? []) active.add(o);
+  });
+  // Keep the active nodes whose outputs lead to `to`.
+  const needed = new Set(to);
+  const missing = new Set<string>();
+  for (let k = activeNodes.length - 1; k >= 0; k--) {
+    const n = nodes[activeNodes[k] as number];
+    if (n === undefined || !(n.output ?? []).some((o) => needed.has(o))) continue;
+    for (const x of n.input ?? []) if (x) needed.add(x);
+    const op = n.opType ?? "";
+    const foreign = n.domain && n.domain !== "ai.onnx";
+    if (foreign || RULES[op] === undefined) missing.add(foreign ? `${n.domain}:${op}` : op);
+  }
+  return [...missing].sort();
+}
+
+function isFloatType(t: number): boolean {
+  return t === DataType.FLOAT || t === DataType.FLOAT16 || t === DataType.DOUBLE || t === 16;
+}
+
+function inspectFile(dir: string, file: string, dtype: ModelDtype): { info: InspectedFile; normalized?: ModelProto } {
+  const path = join(dir, file);
+  const external = existsSync(`${path}_data`) || existsSync(`${path}.data`);
+  const bytes =
+    statSync(path).size +
+    (existsSync(`${path}_data`) ? statSync(`${path}_data`).size : 0) +
+    (existsSync(`${path}.data`) ? statSync(`${path}.data`).size : 0);
+  const info: InspectedFile = { file, dtype, bytes, externalData: external, ops: [], inputs: [] };
+  let raw: ModelProto;
+  try {
+    raw = loadModel(path);
+  } catch (e) {
+    info.error = (e as Error).message;
+    return { info };
+  }
+  info.ops = opsOf(raw);
+  info.inputs = (raw.graph?.input ?? []).map((v) => {
+    const { elemType, shape } = valueInfoShape(v);
+    return { name: v.name ?? "", type: TYPE_NAMES[elemType] ?? `type ${elemType}`, shape: shape ?? [] };
+  });
+  try {
+    const r = normalizeModel(raw, { file: path });
+    info.normalization = r.report;
+    return { info, normalized: r.model };
+  } catch (e) {
+    info.error = (e as Error).message;
+    return { info };
+  }
+}
+
+function supported(blockers: string[]): FeatureSupport {
+  return { supported: blockers.length === 0, blockers };
+}
+
+/** Why transformers.js (`from_pretrained` + `generate`) cannot generate with these files, if it cannot. */
+function generationBlockers(kind: "causal" | "seq2seq", layout: string, files: InspectedFile[]): string[] {
+  const blockers: string[] = [];
+  for (const f of files) {
+    for (const input of f.inputs) {
+      if (/^(input_ids|decoder_input_ids|attention_mask|position_ids)$/.test(input.name) && input.type === "int32")
+        blockers.push(`${f.file}: ${input.name} is int32 (transformers.js feeds int64)`);
+      if (isPastInput(input.name) && !input.name.startsWith("past_key_values."))
+        blockers.push(`${f.file}: cache input "${input.name}" is not in the past_key_values.N.key/value layout`);
+    }
+  }
+  if (kind === "causal" && layout !== "model")
+    blockers.push(`transformers.js loads onnx/model*.onnx: pass model_file_name "${layout}"`);
+  return blockers;
+}
+
+/**
+ * Inspect a model folder in the transformers.js layout (see the module comment).
+ * @throws NpovError subclasses when the folder has no config.json or no ONNX graph.
+ */
+export async function inspectModel(dir: string, options: { deep?: boolean } = {}): Promise<ModelInspection> {
+  if (!existsSync(join(dir, "config.json")))
+    throw new NpovError("MODEL_NOT_FOUND", `${dir} has no config.json: give a model folder (transformers.js layout).`);
+  const config = JSON.parse(readFileSync(join(dir, "config.json"), "utf8")) as Record<string, unknown>;
+  const seq2seq =
+    config.is_encoder_decoder === true ||
+    /^(t5|mt5|longt5|bart|mbart|marian|pegasus|m2m_100|blenderbot|blenderbot-small)$/.test(String(config.model_type));
+  const kind = seq2seq ? "seq2seq" : "causal";
+  const onnxDir = join(dir, "onnx");
+  if (!existsSync(onnxDir) || !readdirSync(onnxDir).some((f) => f.endsWith(".onnx")))
+    throw new NpovError("MODEL_NOT_FOUND", `${dir} has no onnx/*.onnx files.`);
+  const layouts = seq2seq
+    ? ["decoder_model", "decoder_model_merged"]
+    : ["model", "decoder_model", "decoder_model_merged"];
+  const tokenizerOk = existsSync(join(dir, "tokenizer.json"));
+  const inspection: ModelInspection = { dir, modelType: String(config.model_type ?? ""), kind, variants: [] };
+  for (const layout of layouts) {
+    for (const dtype of availableDtypes(dir, layout)) {
+      const suffix = DTYPE_SUFFIX[dtype];
+      const names = seq2seq
+        ? [`onnx/encoder_model${suffix}.onnx`, `onnx/${layout}${suffix}.onnx`]
+        : [`onnx/${layout}${suffix}.onnx`];
+      const missing = names.filter((f) => !existsSync(join(dir, f)));
+      const inspected = names.filter((f) => existsSync(join(dir, f))).map((f) => inspectFile(dir, f, dtype));
+      const files = inspected.map((x) => x.info);
+      const common: string[] = [
+        ...missing.map((f) => `${f} is missing`),
+        ...files.filter((f) => f.error).map((f) => `${f.file}: ${f.error}`),
+        ...(tokenizerOk ? [] : ["tokenizer.json is missing"]),
+      ];
+      const scoring = [...common];
+      const gradients = [...common];
+      for (const x of inspected) {
+        if (x.normalized === undefined) continue;
+        if (
+          !(x.normalized.graph?.output ?? []).some((o) => o.name === "logits") &&
+          !x.info.file.includes("encoder_model")
+        )
+          scoring.push(`${x.info.file}: no "logits" output`);
+        const isEncoder = x.info.file.includes("encoder_model");
+        try {
+          const embeds = findEmbeddingOutput(x.normalized, "input_ids");
+          const noRule = opsWithoutGradient(x.normalized, [embeds], [isEncoder ? "last_hidden_state" : "logits"]);
+          if (noRule.length > 0) gradients.push(`${x.info.file}: no gradient rule for ${noRule.join(", ")}`);
+        } catch (e) {
+          gradients.push(`${x.info.file}: ${(e as Error).message}`);
+          scoring.push(`${x.info.file}: ${(e as Error).message}`);
+        }
+      }
+      if (options.deep && gradients.length === 0 && scoring.length === 0) {
+        try {
+          const normalized = inspected.map((x) => x.normalized as ModelProto);
+          const files: PretrainedFiles = {
+            dir,
+            config,
+            tokenizer: tokenizerFromFiles(dir),
+            encoderDecoder: seq2seq,
+            dtype,
+            onnxFiles: names,
+            normalization: {},
+            ...(seq2seq ? { encoder: normalized[0], decoder: normalized[1] } : { model: normalized[0] }),
+          };
+          const graph = await embeddingGraph(files, { decoderEmbeds: seq2seq });
+          const session = await GradientSession.create(graph.model, {
+            of: "token_loss",
+            wrt: seq2seq ? ["inputs_embeds", "decoder_inputs_embeds"] : ["inputs_embeds"],
+            seed: "ones",
+          });
+          await session.release();
+        } catch (e) {
+          gradients.push(`gradient graph: ${(e as Error).message}`);
+        }
+      }
+      inspection.variants.push({
+        dtype,
+        layout,
+        files,
+        features: {
+          generation: supported([...missing.map((f) => `${f} is missing`), ...generationBlockers(kind, layout, files)]),
+          scoring: supported(scoring),
+          salience: supported(gradients),
+          tuning: supported(gradients),
+        },
+      });
+    }
+  }
+  inspection.variants.sort((a, b) => MODEL_DTYPES.indexOf(a.dtype) - MODEL_DTYPES.indexOf(b.dtype));
+  return inspection;
+}

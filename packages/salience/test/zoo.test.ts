@@ -1,0 +1,139 @@
+/**
+ * Salience on the models users bring: every folder and dtype of ../shared/models/zoo (tiny random-weight
+ * models written by Optimum, transformers.js's quantization script, the onnxruntime-genai builder and the
+ * onnxruntime transformer optimizer). npov's token maps are checked against central finite differences
+ * computed on the ORIGINAL exported graphs run directly in onnxruntime-node (zoo-reference.ts).
+ *
+ * Tolerances (max error relative to the largest reference entry):
+ * - fp32 and fp16 graphs with only standard ops: the reference runs a float64 copy -> 1e-4;
+ * - graphs with contrib ops (genai, ORT optimizer) or MatMulNBits (q4, q4f16): onnxruntime has only float32
+ *   kernels for those, so the reference is float32 finite differences (step 1e-2) -> 1e-2;
+ * - q8/int8/uint8 graphs quantize activations at run time (MatMulInteger), which has no gradient; npov uses
+ *   the straight-through view (dequantized weights, float activations). The reference is the float64 map of
+ *   the same checkpoint's fp32 file, and the tolerance is the quantization error, 0.2 (measured: 0.03-0.12).
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { ModelDtype } from "@npov/autograd";
+import { SalienceDetector } from "@npov/salience";
+import { describe, expect, it } from "vitest";
+import { causalReference, relativeError, seq2seqReference } from "./zoo-reference.js";
+
+const ZOO = join(import.meta.dirname, "../../../../shared/models/zoo");
+const PROMPT = "User question: {Ban zoos?} pro: {Cages harm animals.}";
+const RESPONSE = "Cages harm";
+
+interface Case {
+  folder: string;
+  dtype: ModelDtype;
+  /** Decoder base name (legacy layouts). */
+  file?: string;
+  reference: "same-file" | "fp32-file";
+  tolerance: number;
+}
+
+const CAUSAL: Case[] = [
+  ...(["fp32", "fp16"] as const).flatMap((dtype) =>
+    ["optimum-gpt2", "optimum-llama"].map((folder) => ({
+      folder,
+      dtype,
+      reference: "same-file" as const,
+      tolerance: 1e-4,
+    })),
+  ),
+  ...(["q4", "q4f16"] as const).flatMap((dtype) =>
+    ["optimum-gpt2", "optimum-llama"].map((folder) => ({
+      folder,
+      dtype,
+      reference: "same-file" as const,
+      tolerance: 1e-2,
+    })),
+  ),
+  ...(["q8", "int8", "uint8"] as const).flatMap((dtype) =>
+    ["optimum-gpt2", "optimum-llama"].map((folder) => ({
+      folder,
+      dtype,
+      reference: "fp32-file" as const,
+      tolerance: 0.2,
+    })),
+  ),
+  { folder: "optimum-gpt2-legacy", dtype: "fp32", file: "decoder_model", reference: "same-file", tolerance: 1e-4 },
+  {
+    folder: "optimum-gpt2-legacy",
+    dtype: "fp32",
+    file: "decoder_model_merged",
+    reference: "same-file",
+    tolerance: 1e-4,
+  },
+  { folder: "optimum-gpt2-legacy", dtype: "q8", file: "decoder_model_merged", reference: "fp32-file", tolerance: 0.2 },
+  { folder: "genai-llama", dtype: "fp32", reference: "same-file", tolerance: 1e-2 },
+  { folder: "genai-llama", dtype: "fp16", reference: "same-file", tolerance: 1e-2 },
+  { folder: "genai-qwen-gqa", dtype: "fp16", reference: "same-file", tolerance: 1e-2 },
+  { folder: "ortopt-gpt2", dtype: "fp32", reference: "same-file", tolerance: 1e-2 },
+  { folder: "ortopt-gpt2", dtype: "fp16", reference: "same-file", tolerance: 1e-2 },
+];
+
+const SUFFIX: Record<string, string> = {
+  fp32: "",
+  fp16: "_fp16",
+  q8: "_quantized",
+  int8: "_int8",
+  uint8: "_uint8",
+  q4: "_q4",
+  q4f16: "_q4f16",
+};
+
+describe.skipIf(!existsSync(ZOO))(
+  "salience on zoo models: token maps vs finite differences on the original graphs",
+  () => {
+    it.each(CAUSAL)("$folder $dtype $file", async (c) => {
+      const dir = join(ZOO, c.folder);
+      const detector = await SalienceDetector.fromPretrained(dir, {
+        dtype: c.dtype,
+        precision: "float64",
+        ...(c.file ? { modelFileName: c.file } : {}),
+      });
+      const map = await detector.tokenMap(PROMPT, RESPONSE);
+      await detector.dispose();
+      const promptIds = map.inputTokens.map((t) => t.id);
+      const responseIds = map.responseTokens.map((t) => t.id);
+      expect(promptIds.length).toBeGreaterThan(3);
+      expect(responseIds.length).toBeGreaterThan(0);
+      const base = c.file ?? "model";
+      const file = `onnx/${base}${c.reference === "fp32-file" ? "" : SUFFIX[c.dtype]}.onnx`;
+      const ref = await causalReference(dir, file, promptIds, responseIds, c.tolerance >= 1e-2 ? 1e-2 : 1e-4);
+      const err = relativeError(map.attributions.data, ref.map.flat());
+      expect(err, `relative error ${err} (reference ${ref.precision})`).toBeLessThanOrEqual(c.tolerance);
+      // Causality: a response token never depends on later response tokens.
+      const l = responseIds.length;
+      for (let r = 0; r < l; r++)
+        for (let t = 0; t <= r; t++) expect(map.attributions.data[(promptIds.length + r) * l + t]).toBe(0);
+    });
+
+    it.each([
+      { dtype: "fp32" as const, reference: "same-file", tolerance: 1e-4 },
+      { dtype: "fp16" as const, reference: "same-file", tolerance: 1e-4 },
+      { dtype: "q4" as const, reference: "same-file", tolerance: 1e-2 },
+      { dtype: "q8" as const, reference: "fp32-file", tolerance: 0.2 },
+    ])("optimum-t5 $dtype (encoder + If-merged decoder)", async (c) => {
+      const dir = join(ZOO, "optimum-t5");
+      const detector = await SalienceDetector.fromPretrained(dir, { dtype: c.dtype, precision: "float64" });
+      const map = await detector.tokenMap(PROMPT, RESPONSE);
+      await detector.dispose();
+      const promptIds = map.inputTokens.map((t) => t.id);
+      const responseIds = map.responseTokens.map((t) => t.id);
+      const suffix = c.reference === "fp32-file" ? "" : SUFFIX[c.dtype];
+      const ref = await seq2seqReference(
+        dir,
+        `onnx/encoder_model${suffix}.onnx`,
+        `onnx/decoder_model_merged${suffix}.onnx`,
+        promptIds,
+        responseIds,
+        0,
+        c.tolerance >= 1e-2 ? 1e-2 : 1e-4,
+      );
+      const err = relativeError(map.attributions.data, ref.map.flat());
+      expect(err, `relative error ${err} (reference ${ref.precision})`).toBeLessThanOrEqual(c.tolerance);
+    });
+  },
+);
