@@ -17,7 +17,7 @@
  * graph (genai graphs call the embedding output `inputs_embeds`) never collides.
  */
 import { NpovError } from "@npov/core";
-import { decomposeContribOps, upgradeOpset } from "./contrib-passes.js";
+import { decomposeContribOps, upgradeOpset } from "./contrib/index.js";
 import { dequantizeModel, dequantizeValues } from "./dequantize.js";
 import { GradientGraphError } from "./errors.js";
 import { GraphBuilder } from "./graph.js";

@@ -153,9 +153,10 @@ export async function causalReference(
   promptIds: number[],
   responseIds: number[],
   h: number,
+  force?: "float32" | "float64",
 ): Promise<{ map: number[][]; precision: "float32" | "float64" }> {
   const original = loadModel(join(dir, file));
-  const precision = referencePrecision(original);
+  const precision = force ?? referencePrecision(original);
   const model = inPrecision(original, precision);
   const graph = model.graph as Graph;
   const table = tableOf(graph, "input_ids");
@@ -193,13 +194,12 @@ export async function seq2seqReference(
   responseIds: number[],
   startId: number,
   h: number,
+  force?: "float32" | "float64",
 ): Promise<{ map: number[][]; precision: "float32" | "float64" }> {
   const encOriginal = loadModel(join(dir, encoderFile));
   const decOriginal = loadModel(join(dir, decoderFile));
-  const precision =
-    referencePrecision(encOriginal) === "float64" && referencePrecision(decOriginal) === "float64"
-      ? "float64"
-      : "float32";
+  const both64 = referencePrecision(encOriginal) === "float64" && referencePrecision(decOriginal) === "float64";
+  const precision = force ?? (both64 ? "float64" : "float32");
   const encoder = inPrecision(encOriginal, precision);
   const decoder = inPrecision(decOriginal, precision);
   const encTable = tableOf(encoder.graph as Graph, "input_ids");

@@ -1,0 +1,97 @@
+/**
+ * `upgradeOpset(model, 13)`: raise the default-domain opset of an older model (e.g. the ORT GPT-2
+ * optimizer's opset-11 graphs) so the gradient builder, which needs opset >= 13, can take it. Rewrites the
+ * ops whose signature or semantics changed on the way: Squeeze/Unsqueeze/ReduceSum `axes` and Split
+ * `split` move from attributes to inputs (13); Softmax/LogSoftmax/Hardmax before 13 normalize over the
+ * flattened trailing axes from `axis` (default 1), so unless `axis` is the last axis they become
+ * Flatten -> op(axis=-1) -> Reshape; Dropout's `ratio` attribute (before 12) is dropped (inference is the
+ * identity). Ops removed by 13 (Upsample, Scatter) raise a typed error. Subgraphs are rewritten too.
+ * Only upgrades from opset >= 7 to at most 17 are supported (later opsets changed other reductions).
+ */
+import { GradientGraphError } from "../errors.js";
+import { GraphBuilder } from "../graph.js";
+import {
+  attr,
+  attrInt,
+  encodeModel,
+  type GraphProto,
+  type IGraphProto,
+  type ModelProto,
+  type NodeProto,
+  num,
+  onnx,
+  opsetVersion,
+} from "../proto.js";
+import { inferFacts } from "./infer.js";
+
+const REMOVED = new Set(["Upsample", "Scatter"]);
+
+/** A copy of `model` at default-domain opset `target` (unchanged copy when it is already there). */
+export function upgradeOpset(model: ModelProto, target = 13): ModelProto {
+  const copy = onnx.ModelProto.decode(encodeModel(model));
+  const from = opsetVersion(copy);
+  if (from >= target) return copy;
+  if (from < 7 || target > 17)
+    throw new GradientGraphError(
+      `upgradeOpset supports opset 7..17 as source and at most 17 as target; this model is at opset ${from}, asked ${target}.`,
+    );
+  const facts = inferFacts(copy);
+  let counter = 0;
+  const rewrite = (graph: GraphProto) => {
+    const b = new GraphBuilder(graph as IGraphProto, `opset${target}/${counter++}`);
+    const out: NodeProto[] = [];
+    for (const n of graph.node as NodeProto[]) {
+      for (const a of n.attribute ?? []) {
+        if (a.g) rewrite(a.g as GraphProto);
+        for (const g of a.graphs ?? []) rewrite(g as GraphProto);
+      }
+      if (n.domain && n.domain !== "ai.onnx") {
+        out.push(n);
+        continue;
+      }
+      const op = n.opType ?? "";
+      if (REMOVED.has(op))
+        throw new GradientGraphError(
+          `${op} (node "${n.name}") was removed from ONNX before opset ${target}; re-export the model.`,
+        );
+      const moveAttr = (name: string) => {
+        const a = attr(n, name);
+        if (a === undefined) return;
+        n.attribute = n.attribute.filter((x) => x.name !== name);
+        const c = b.ints((a.ints ?? []).map(Number));
+        // Split's `split` is input 1; the axes of Squeeze/Unsqueeze/ReduceSum are input 1.
+        n.input = [n.input[0] as string, c, ...n.input.slice(1)];
+      };
+      if (target >= 13 && from < 13 && (op === "Squeeze" || op === "Unsqueeze" || op === "ReduceSum")) moveAttr("axes");
+      if (target >= 13 && from < 13 && op === "Split") moveAttr("split");
+      if (target >= 12 && from < 12 && op === "Dropout") n.attribute = n.attribute.filter((x) => x.name !== "ratio");
+      if (target >= 13 && from < 13 && (op === "Softmax" || op === "LogSoftmax" || op === "Hardmax")) {
+        const x = n.input[0] as string;
+        const axis = attrInt(n, "axis", 1);
+        const rank = facts.rank(x);
+        const last = axis === -1 || (rank !== undefined && axis === rank - 1);
+        n.attribute = n.attribute.filter((a) => a.name !== "axis");
+        n.attribute.push({ name: "axis", type: onnx.AttributeProto.AttributeType.INT, i: -1 });
+        if (!last) {
+          const flat = b.op("Flatten", [x], { axis });
+          const y = n.output[0] as string;
+          const tmp = b.fresh(`${op}_2d`);
+          out.push(...b.nodes.splice(0));
+          out.push(onnx.NodeProto.create({ ...n, input: [flat], output: [tmp] }));
+          b.node("Reshape", [tmp, b.op("Shape", [x])], [y]);
+          out.push(...b.nodes.splice(0));
+          continue;
+        }
+      }
+      out.push(...b.nodes.splice(0));
+      out.push(n);
+    }
+    graph.node = out;
+    graph.initializer.push(...b.initializers.splice(0));
+  };
+  rewrite(copy.graph as GraphProto);
+  for (const o of copy.opsetImport) if (!o.domain || o.domain === "ai.onnx") o.version = target;
+  // Opset 13 needs IR version 7.
+  if (num(copy.irVersion) < 7) copy.irVersion = 7;
+  return copy;
+}

@@ -1,0 +1,199 @@
+/**
+ * The YES/NO classifier and soft-prompt tuning on the models users bring (../shared/models/zoo: random
+ * weights, real exporters). P(NO) is compared with a softmax of the two label logits read from a direct
+ * onnxruntime-node run of the ORIGINAL exported graph (past inputs, If, contrib ops, quantization and all).
+ *
+ * Tolerances on P(NO): 1e-5 for fp32 graphs (npov runs the same weights in fp32); 2e-2 for fp16 graphs
+ * (onnxruntime computes in fp16, npov in fp32 on the widened weights); 5e-2 for q4/q8 graphs (onnxruntime
+ * quantizes activations or blocks at run time, npov uses dequantized weights and float activations).
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { DataType, GradientSession, loadModel, type ModelDtype } from "@npov/autograd";
+import {
+  loadEmbeddingModel,
+  probabilityNo,
+  softPromptGradient,
+  tuneSoftPrompt,
+  YesNoClassifier,
+} from "@npov/classifier";
+import { classifierPrompt, createRng, type NpovExample, type NpovInput } from "@npov/core";
+import * as ort from "onnxruntime-node";
+import { describe, expect, it } from "vitest";
+import { directFeeds } from "../../autograd/test/zoo-reference.js";
+
+const ZOO = join(import.meta.dirname, "../../../../shared/models/zoo");
+const input: NpovInput = {
+  topic: "zoos",
+  query: "Ban zoos?",
+  perspectives: [
+    { label: "pro", arguments: [{ text: "Cages harm animals." }] },
+    { label: "con", arguments: [{ text: "Zoos save species." }] },
+  ],
+};
+const RESPONSE = "Some say cages harm animals; others that zoos save species.";
+
+const SUFFIX: Record<string, string> = {
+  fp32: "",
+  fp16: "_fp16",
+  q8: "_quantized",
+  int8: "_int8",
+  uint8: "_uint8",
+  q4: "_q4",
+  q4f16: "_q4f16",
+};
+const tolerance = (dtype: ModelDtype) => (dtype === "fp32" ? 1e-5 : dtype === "fp16" ? 2e-2 : 5e-2);
+
+type Graph = NonNullable<ReturnType<typeof loadModel>["graph"]>;
+
+/** Logits [1, S, V] at position `at`, from a direct run of an exported file. */
+async function directLogits(file: string, ids: number[], extra: Record<string, ort.Tensor> = {}) {
+  const model = loadModel(file);
+  const session = await ort.InferenceSession.create(file);
+  const float = "float32";
+  const out = await session.run(directFeeds(model.graph as Graph, ids, float, extra), ["logits"]);
+  await session.release();
+  const t = out.logits as ort.Tensor;
+  const half = t.type === "float16";
+  const data = half ? Float32Array.from(t.data as Uint16Array, halfToFloat) : (t.data as Float32Array);
+  return { data, v: t.dims[2] as number };
+}
+
+function halfToFloat(h: number): number {
+  const s = h & 0x8000 ? -1 : 1;
+  const e = (h >> 10) & 0x1f;
+  const f = h & 0x3ff;
+  if (e === 0) return s * 2 ** -14 * (f / 1024);
+  if (e === 31) return f ? Number.NaN : s * Number.POSITIVE_INFINITY;
+  return s * 2 ** (e - 15) * (1 + f / 1024);
+}
+
+const CAUSAL: Array<{ folder: string; dtype: ModelDtype; file?: string }> = [
+  { folder: "optimum-gpt2", dtype: "fp32" },
+  { folder: "optimum-gpt2", dtype: "fp16" },
+  { folder: "optimum-gpt2", dtype: "q8" },
+  { folder: "optimum-gpt2", dtype: "q4" },
+  { folder: "optimum-llama", dtype: "fp32" },
+  { folder: "optimum-llama", dtype: "uint8" },
+  { folder: "optimum-llama", dtype: "q4f16" },
+  { folder: "optimum-gpt2-legacy", dtype: "fp32", file: "decoder_model_merged" },
+  { folder: "genai-llama", dtype: "fp32" },
+  { folder: "genai-llama", dtype: "fp16" },
+  { folder: "genai-qwen-gqa", dtype: "fp16" },
+  { folder: "ortopt-gpt2", dtype: "fp32" },
+  { folder: "ortopt-gpt2", dtype: "fp16" },
+];
+
+describe.skipIf(!existsSync(ZOO))("YES/NO classifier on zoo models: P(NO) vs a direct onnxruntime run", () => {
+  it.each(CAUSAL)("$folder $dtype", async ({ folder, dtype, file }) => {
+    const dir = join(ZOO, folder);
+    const clf = await YesNoClassifier.fromPretrained(dir, {
+      task: "coverage",
+      dtype,
+      ...(file ? { modelFileName: file } : {}),
+    });
+    const [score] = await clf.scoreBatch([{ input, response: RESPONSE }], "coverage");
+    const { labels } = clf.em;
+    const ids = [
+      ...(clf.em.files.tokenizer.encode(classifierPrompt(input, RESPONSE, "coverage")) as number[]),
+      ...labels.prefix,
+    ];
+    await clf.dispose();
+    const { data, v } = await directLogits(join(dir, "onnx", `${file ?? "model"}${SUFFIX[dtype]}.onnx`), ids);
+    const at = (ids.length - 1) * v;
+    const expected = probabilityNo(data[at + labels.yes] as number, data[at + labels.no] as number);
+    expect(score).toBeGreaterThan(0);
+    expect(score).toBeLessThan(1);
+    expect(Math.abs((score as number) - expected)).toBeLessThanOrEqual(tolerance(dtype));
+  });
+
+  it.each(["fp32", "q8"] as const)("optimum-t5 %s (encoder + If-merged decoder)", async (dtype) => {
+    const dir = join(ZOO, "optimum-t5");
+    const clf = await YesNoClassifier.fromPretrained(dir, { task: "hallucination", dtype });
+    const [score] = await clf.scoreBatch([{ input, response: RESPONSE }], "hallucination");
+    const { labels } = clf.em;
+    const promptIds = clf.em.files.tokenizer.encode(classifierPrompt(input, RESPONSE, "hallucination")) as number[];
+    await clf.dispose();
+    const enc = join(dir, "onnx", `encoder_model${SUFFIX[dtype]}.onnx`);
+    const encoder = await ort.InferenceSession.create(enc);
+    const hidden = (await encoder.run(directFeeds(loadModel(enc).graph as Graph, promptIds, "float32")))
+      .last_hidden_state as ort.Tensor;
+    await encoder.release();
+    const decIds = [0, ...labels.prefix];
+    const mask = new ort.Tensor("int64", new BigInt64Array(promptIds.length).fill(1n), [1, promptIds.length]);
+    const { data, v } = await directLogits(join(dir, "onnx", `decoder_model_merged${SUFFIX[dtype]}.onnx`), decIds, {
+      encoder_hidden_states: hidden,
+      encoder_attention_mask: mask,
+    });
+    const at = (decIds.length - 1) * v;
+    expect(
+      Math.abs((score as number) - probabilityNo(data[at + labels.yes] as number, data[at + labels.no] as number)),
+    ).toBeLessThanOrEqual(tolerance(dtype));
+  });
+});
+
+/**
+ * Tuning on every family: the whole training set is one batch, so the loss is a deterministic function of
+ * the soft prompt and must go down. The onnxruntime-genai and ORT-optimizer test graphs have near-zero
+ * weights (logits within +-0.5 whatever the input, and RMS/LayerNorm undo any growth of the prompt vectors),
+ * so no prompt can move their loss much: for them the check is a strict decrease plus the soft-prompt
+ * gradient against central finite differences; the Optimum exports must lose at least 10%.
+ */
+describe.skipIf(!existsSync(ZOO))("soft-prompt tuning on each zoo model family lowers the loss on a toy task", () => {
+  const make = (n: number, seed: number): NpovExample[] => {
+    const rng = createRng(seed);
+    return Array.from({ length: n }, (_, i) => {
+      const error = i % 2 === 1;
+      const words = error ? ["dark", "cold", "night"] : ["sun", "warm", "day"];
+      const response = Array.from({ length: 3 }, () => words[rng.int(3)]).join(" ");
+      return { input, response, labels: { coverage: error } };
+    });
+  };
+  it.each([
+    { folder: "optimum-gpt2", dtype: "fp32" as const, drop: 0.1 },
+    { folder: "optimum-llama", dtype: "q4" as const, drop: 0.1 },
+    { folder: "optimum-t5", dtype: "fp32" as const, drop: 0.1 },
+    { folder: "genai-llama", dtype: "fp32" as const, drop: 0 },
+    { folder: "genai-qwen-gqa", dtype: "fp16" as const, drop: 0 },
+    { folder: "ortopt-gpt2", dtype: "fp32" as const, drop: 0 },
+  ])("$folder $dtype", async ({ folder, dtype, drop }) => {
+    const em = await loadEmbeddingModel(join(ZOO, folder), { dtype });
+    expect(em.model.graph?.node?.some((n) => n.domain === "com.microsoft")).toBe(false);
+    expect(em.model.graph?.input?.find((v) => v.name === "inputs_embeds")?.type?.tensorType?.elemType).toBe(
+      DataType.FLOAT,
+    );
+    const train = make(8, 1);
+    const result = await tuneSoftPrompt(em, train, make(8, 2), {
+      task: "coverage",
+      steps: 40,
+      batchSize: 8,
+      lr: 0.1,
+      warmupSteps: 4,
+      evalEvery: 40,
+      seed: 3,
+    });
+    const losses = result.history.filter((h) => h.step > 0).map((h) => h.loss);
+    expect(losses.every(Number.isFinite)).toBe(true);
+    const first = losses[0] as number;
+    const last = losses[losses.length - 1] as number;
+    expect(last).toBeLessThan(first * (1 - drop));
+    // The gradient tuning follows is the loss's: one element against central differences.
+    const session = await GradientSession.create(em.model, { of: "token_loss", wrt: ["inputs_embeds"], seed: "ones" });
+    const ids = train
+      .slice(0, 2)
+      .map((e) => em.files.tokenizer.encode(classifierPrompt(e.input, e.response, "coverage")) as number[]);
+    const targets = [em.labels.yes, em.labels.no];
+    const soft = Float32Array.from({ length: 5 * em.table.dim }, (_, i) => Math.sin(i + 1) * 0.5);
+    const { gradient } = await softPromptGradient(session, em, ids, targets, soft);
+    const k = 3;
+    const h = 1e-2;
+    const at = (delta: number) => {
+      const x = Float32Array.from(soft);
+      x[k] = (x[k] as number) + delta;
+      return softPromptGradient(session, em, ids, targets, x);
+    };
+    const numeric = ((await at(h)).loss - (await at(-h)).loss) / (2 * h);
+    await session.release();
+    expect(Math.abs((gradient[k] as number) - numeric)).toBeLessThan(1e-4 + 0.02 * Math.abs(numeric));
+  });
+});
