@@ -1,0 +1,165 @@
+/**
+ * Generation with transformers.js, offline, on the models users bring (../shared/models/zoo, random weights:
+ * the text is meaningless; what is checked is that npov loads every dtype and layout transformers.js can
+ * run and decodes exactly what the exported graph computes). The reference is a greedy decode by direct
+ * onnxruntime-node runs of the original file with its key/value cache fed back (T5: recomputed, no cache).
+ * Folders transformers.js cannot generate with (int32 ids, ORT-optimizer cache layout) are reported by
+ * `inspectModel` instead, checked here too.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { inspectModel, loadModel, type ModelDtype, tokenizerFromFiles } from "@npov/autograd";
+import { generatorPrompt, type NpovInput } from "@npov/core";
+import { LocalGenerator } from "@npov/generate";
+import * as ort from "onnxruntime-node";
+import { describe, expect, it } from "vitest";
+import { directFeeds } from "../../autograd/test/zoo-reference.js";
+
+const ZOO = join(import.meta.dirname, "../../../../shared/models/zoo");
+const input: NpovInput = {
+  topic: "zoos",
+  query: "Ban zoos?",
+  perspectives: [
+    { label: "pro", arguments: [{ text: "Cages harm animals." }] },
+    { label: "con", arguments: [{ text: "Zoos save species." }] },
+  ],
+};
+const STEPS = 6;
+const SUFFIX: Record<string, string> = {
+  fp32: "",
+  fp16: "_fp16",
+  q8: "_quantized",
+  int8: "_int8",
+  uint8: "_uint8",
+  q4: "_q4",
+  q4f16: "_q4f16",
+};
+type Graph = NonNullable<ReturnType<typeof loadModel>["graph"]>;
+
+function floats(t: ort.Tensor): Float32Array {
+  if (t.type !== "float16") return t.data as Float32Array;
+  return Float32Array.from(t.data as Uint16Array, (h) => {
+    const sign = h & 0x8000 ? -1 : 1;
+    const e = (h >> 10) & 0x1f;
+    const f = h & 0x3ff;
+    if (e === 0) return sign * 2 ** -14 * (f / 1024);
+    if (e === 31) return f ? Number.NaN : sign * Number.POSITIVE_INFINITY;
+    return sign * 2 ** (e - 15) * (1 + f / 1024);
+  });
+}
+
+function argmax(t: ort.Tensor, position: number): number {
+  const v = t.dims[2] as number;
+  const data = floats(t);
+  let best = 0;
+  for (let j = 1; j < v; j++) if ((data[position * v + j] as number) > (data[position * v + best] as number)) best = j;
+  return best;
+}
+
+/**
+ * Greedy decoding as a generation loop does it: prefill with an empty past, then one token per step with
+ * the cache fed back (present.* -> past_key_values.*; the merged legacy decoder takes its cache branch).
+ * Quantized graphs quantize activations per run, so cached and recomputed decodes differ: the reference
+ * must run the same computation transformers.js runs.
+ */
+async function greedyCached(file: string, ids: number[]): Promise<number[]> {
+  const graph = loadModel(file).graph as Graph;
+  const session = await ort.InferenceSession.create(file);
+  const inputs = new Set(session.inputNames);
+  const out: number[] = [];
+  let feeds = directFeeds(graph, ids, "float32");
+  let length = ids.length;
+  for (let k = 0; k < STEPS; k++) {
+    const r = await session.run(feeds);
+    const logits = r.logits as ort.Tensor;
+    const next = argmax(logits, (logits.dims[1] as number) - 1);
+    out.push(next);
+    length++;
+    const step: Record<string, ort.Tensor> = {
+      input_ids: new ort.Tensor("int64", BigInt64Array.of(BigInt(next)), [1, 1]),
+      attention_mask: new ort.Tensor("int64", new BigInt64Array(length).fill(1n), [1, length]),
+    };
+    if (inputs.has("position_ids"))
+      step.position_ids = new ort.Tensor("int64", BigInt64Array.of(BigInt(length - 1)), [1, 1]);
+    if (inputs.has("use_cache_branch")) step.use_cache_branch = new ort.Tensor("bool", [true], [1]);
+    for (const name of session.outputNames)
+      if (name.startsWith("present")) step[name.replace(/^present/, "past_key_values")] = r[name] as ort.Tensor;
+    feeds = step;
+  }
+  await session.release();
+  return out;
+}
+
+describe.skipIf(!existsSync(ZOO))("transformers.js generation offline on zoo models", () => {
+  it.each([
+    ...(["fp32", "fp16", "q8", "int8", "uint8", "q4", "q4f16"] as const).flatMap((dtype) =>
+      ["optimum-gpt2", "optimum-llama"].map((folder) => ({ folder, dtype: dtype as ModelDtype, file: "model" })),
+    ),
+    { folder: "optimum-gpt2-legacy", dtype: "fp32" as ModelDtype, file: "decoder_model_merged" },
+    { folder: "optimum-gpt2-legacy", dtype: "q8" as ModelDtype, file: "decoder_model_merged" },
+    { folder: "genai-llama", dtype: "fp32" as ModelDtype, file: "model" },
+  ])("$folder $dtype ($file)", async ({ folder, dtype, file }) => {
+    const dir = join(ZOO, folder);
+    const generator = await LocalGenerator.fromPretrained(dir, {
+      dtype,
+      ...(file !== "model" ? { modelFileName: file } : {}),
+    });
+    const { text } = await generator.generateText(input, { maxNewTokens: STEPS });
+    const tokenizer = tokenizerFromFiles(dir);
+    const ids = tokenizer.encode(generatorPrompt(input)) as number[];
+    const expected = await greedyCached(join(dir, "onnx", `${file}${SUFFIX[dtype]}.onnx`), ids);
+    expect(text).toBe(tokenizer.decode(expected, { skip_special_tokens: true }));
+  });
+
+  it("optimum-t5 fp32 and q4 (encoder + If-merged decoder)", async () => {
+    const dir = join(ZOO, "optimum-t5");
+    for (const dtype of ["fp32", "q4"] as const) {
+      const generator = await LocalGenerator.fromPretrained(dir, { dtype });
+      const { text } = await generator.generateText(input, { maxNewTokens: STEPS });
+      const tokenizer = tokenizerFromFiles(dir);
+      const ids = tokenizer.encode(generatorPrompt(input)) as number[];
+      const encFile = join(dir, "onnx", `encoder_model${SUFFIX[dtype]}.onnx`);
+      const decFile = join(dir, "onnx", `decoder_model_merged${SUFFIX[dtype]}.onnx`);
+      const enc = await ort.InferenceSession.create(encFile);
+      const hidden = (await enc.run(directFeeds(loadModel(encFile).graph as Graph, ids, "float32"))).last_hidden_state;
+      const decGraph = loadModel(decFile).graph as Graph;
+      const dec = await ort.InferenceSession.create(decFile);
+      const mask = new ort.Tensor("int64", new BigInt64Array(ids.length).fill(1n), [1, ids.length]);
+      const seq = [0];
+      const eos = 1;
+      for (let k = 0; k < STEPS; k++) {
+        const r = await dec.run(
+          directFeeds(decGraph, seq, "float32", {
+            encoder_hidden_states: hidden as ort.Tensor,
+            encoder_attention_mask: mask,
+          }),
+          ["logits"],
+        );
+        const next = argmax(r.logits as ort.Tensor, seq.length - 1);
+        seq.push(next);
+        if (next === eos) break;
+      }
+      await enc.release();
+      await dec.release();
+      expect(text).toBe(tokenizer.decode(seq.slice(1), { skip_special_tokens: true }));
+    }
+  });
+
+  it("inspectModel says which folders transformers.js cannot generate with, and why", async () => {
+    const qwen = await inspectModel(join(ZOO, "genai-qwen-gqa"));
+    expect(qwen.variants.map((v) => v.dtype)).toEqual(["fp16"]);
+    expect(qwen.variants[0]?.features.generation.supported).toBe(false);
+    expect(qwen.variants[0]?.features.generation.blockers.join(" ")).toMatch(/input_ids is int32/);
+    const ortopt = await inspectModel(join(ZOO, "ortopt-gpt2"));
+    for (const v of ortopt.variants) {
+      expect(v.features.generation.supported).toBe(false);
+      expect(v.features.generation.blockers.join(" ")).toMatch(/past_0.*not in the past_key_values/);
+      expect(v.features.salience.supported).toBe(true);
+      expect(v.features.scoring.supported).toBe(true);
+    }
+    const llama = await inspectModel(join(ZOO, "optimum-llama"));
+    expect(llama.variants.map((v) => v.dtype)).toEqual(["fp32", "fp16", "q8", "int8", "uint8", "q4", "q4f16"]);
+    for (const v of llama.variants)
+      for (const f of Object.values(v.features)) expect(f).toEqual({ supported: true, blockers: [] });
+  });
+});
