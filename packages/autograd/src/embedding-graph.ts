@@ -5,6 +5,7 @@
  */
 import * as ort from "onnxruntime-node";
 import { convertFloatType } from "./convert.js";
+import { UnsupportedModelError } from "./errors.js";
 import type { PretrainedFiles } from "./pretrained.js";
 import { DataType, type ModelProto } from "./proto.js";
 import { appendTokenLoss, cutAtTensor, embeddingTable, findEmbeddingOutput, mergeEncoderDecoder } from "./surgery.js";
@@ -36,6 +37,29 @@ export interface EmbeddingGraph {
 export async function embeddingGraph(
   files: PretrainedFiles,
   options: { decoderEmbeds?: boolean; precision?: "float32" | "float64" } = {},
+): Promise<EmbeddingGraph> {
+  return withModelContext(files, () => buildEmbeddingGraph(files, options));
+}
+
+/**
+ * Run `build` and turn any failure into an {@link UnsupportedModelError} naming the model's folder and
+ * files (the cause is kept), so a user learns which model and file could not be used, never a stack trace.
+ */
+export async function withModelContext<T>(
+  files: Pick<PretrainedFiles, "dir" | "onnxFiles">,
+  build: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await build();
+  } catch (error) {
+    if (error instanceof UnsupportedModelError) throw error;
+    throw new UnsupportedModelError(files.dir, files.onnxFiles, error);
+  }
+}
+
+async function buildEmbeddingGraph(
+  files: PretrainedFiles,
+  options: { decoderEmbeds?: boolean; precision?: "float32" | "float64" },
 ): Promise<EmbeddingGraph> {
   const precision = options.precision ?? "float32";
   let base = files.encoderDecoder

@@ -21,3 +21,24 @@ export class GradientGraphError extends NpovError {
     super("GRADIENT_GRAPH", message);
   }
 }
+
+/**
+ * A model npov cannot use for a feature (salience, scoring, tuning): names the model folder, the files and
+ * the cause (an op without a gradient rule, a graph onnxruntime rejects, ...), and how to see the rest.
+ */
+export class UnsupportedModelError extends NpovError {
+  readonly dir: string;
+  readonly files: readonly string[];
+  override readonly cause: unknown;
+  constructor(dir: string, files: readonly string[], cause: unknown) {
+    const reason = cause instanceof Error ? cause.message.split("\n")[0] : String(cause);
+    const code = cause instanceof NpovError ? ` [${cause.code}]` : "";
+    super(
+      "UNSUPPORTED_MODEL",
+      `npov cannot differentiate ${files.join(" + ")} of ${dir}: ${reason}${code}. Run \`npov model inspect --model ${dir}\` to see which features each dtype supports.`,
+    );
+    this.dir = dir;
+    this.files = files;
+    this.cause = cause;
+  }
+}

@@ -6,7 +6,7 @@
  * up to 20K steps, with periodic dev ROC AUC and early stopping on it.
  */
 import { createHash } from "node:crypto";
-import { Adam, encodeModel, GradientSession } from "@npov/autograd";
+import { Adam, encodeModel, GradientSession, withModelContext } from "@npov/autograd";
 import {
   type ClassifierTask,
   classifierPrompt,
@@ -154,8 +154,10 @@ export async function tuneSoftPrompt(
     soft.set(em.table.data.subarray(id * d, (id + 1) * d), k * d);
   });
 
-  const session = await GradientSession.create(em.model, { of: "token_loss", wrt: ["inputs_embeds"], seed: "ones" });
-  const forward = await ort.InferenceSession.create(encodeModel(em.model));
+  const session = await withModelContext(em.files, () =>
+    GradientSession.create(em.model, { of: "token_loss", wrt: ["inputs_embeds"], seed: "ones" }),
+  );
+  const forward = await withModelContext(em.files, () => ort.InferenceSession.create(encodeModel(em.model)));
   const adam = new Adam(new Map([["soft", soft]]), { lr, warmupSteps, totalSteps: steps });
   const history: TuneResult["history"] = [];
   let best = { auc: Number.NEGATIVE_INFINITY, vectors: Float32Array.from(soft), step: 0 };

@@ -15,6 +15,7 @@ import {
   type ModelDtype,
   type ModelProto,
   type PretrainedFiles,
+  withModelContext,
 } from "@npov/autograd";
 import {
   type ClassifierTask,
@@ -273,7 +274,7 @@ export class YesNoClassifier implements ErrorDetector {
           "softPrompt",
           `has vectors of size ${sp.dim}, the model's embeddings have ${em.table.dim}.`,
         );
-    const session = await ort.InferenceSession.create(encodeModel(em.model));
+    const session = await withModelContext(em.files, () => ort.InferenceSession.create(encodeModel(em.model)));
     return new YesNoClassifier(em, session, tasks, soft, batchSize);
   }
 

@@ -11,6 +11,7 @@ import {
   loadPretrained,
   type ModelDtype,
   type PretrainedFiles,
+  withModelContext,
 } from "@npov/autograd";
 import {
   type ErrorScores,
@@ -156,12 +157,14 @@ export class SalienceDetector {
       const graph = await embeddingGraph(this.files, { decoderEmbeds: true, precision: this.options.precision });
       const sessionOptions: ort.InferenceSession.SessionOptions =
         this.options.precision === "float64" ? { graphOptimizationLevel: "basic" } : {};
-      const session = await GradientSession.create(graph.model, {
-        of: "token_loss",
-        wrt: this.files.encoderDecoder ? ["inputs_embeds", "decoder_inputs_embeds"] : ["inputs_embeds"],
-        seed: "input",
-        sessionOptions,
-      });
+      const session = await withModelContext(this.files, () =>
+        GradientSession.create(graph.model, {
+          of: "token_loss",
+          wrt: this.files.encoderDecoder ? ["inputs_embeds", "decoder_inputs_embeds"] : ["inputs_embeds"],
+          seed: "input",
+          sessionOptions,
+        }),
+      );
       return { session, graph, float: this.options.precision };
     })();
     return this.built;
