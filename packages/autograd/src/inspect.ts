@@ -31,6 +31,8 @@ export interface FeatureSupport {
   supported: boolean;
   /** What blocks it (empty when supported). */
   blockers: string[];
+  /** What a user must do for it to work (e.g. name the file), when that is not a blocker. */
+  notes?: string[];
 }
 
 /** One ONNX file of the folder. */
@@ -156,9 +158,10 @@ function supported(blockers: string[]): FeatureSupport {
   return { supported: blockers.length === 0, blockers };
 }
 
-/** Why transformers.js (`from_pretrained` + `generate`) cannot generate with these files, if it cannot. */
-function generationBlockers(kind: "causal" | "seq2seq", layout: string, files: InspectedFile[]): string[] {
+/** Whether transformers.js (`from_pretrained` + `generate`) can generate with these files, and how. */
+function generationSupport(kind: "causal" | "seq2seq", layout: string, files: InspectedFile[]): FeatureSupport {
   const blockers: string[] = [];
+  const notes: string[] = [];
   for (const f of files) {
     for (const input of f.inputs) {
       if (/^(input_ids|decoder_input_ids|attention_mask|position_ids)$/.test(input.name) && input.type === "int32")
@@ -167,9 +170,16 @@ function generationBlockers(kind: "causal" | "seq2seq", layout: string, files: I
         blockers.push(`${f.file}: cache input "${input.name}" is not in the past_key_values.N.key/value layout`);
     }
   }
-  if (kind === "causal" && layout !== "model")
-    blockers.push(`transformers.js loads onnx/model*.onnx: pass model_file_name "${layout}"`);
-  return blockers;
+  const decoder = files[files.length - 1];
+  if (decoder !== undefined && !decoder.inputs.some((i) => isPastInput(i.name)))
+    blockers.push(
+      `${decoder.file} has no key/value cache inputs (transformers.js decodes one token per step with the cache)`,
+    );
+  if (kind === "causal" && layout !== "model" && blockers.length === 0)
+    notes.push(
+      `transformers.js loads onnx/model*.onnx by default: pass model_file_name "${layout}" (npov: --model-file ${layout})`,
+    );
+  return { supported: blockers.length === 0, blockers, ...(notes.length > 0 ? { notes } : {}) };
 }
 
 /**
@@ -254,7 +264,10 @@ export async function inspectModel(dir: string, options: { deep?: boolean } = {}
         layout,
         files,
         features: {
-          generation: supported([...missing.map((f) => `${f} is missing`), ...generationBlockers(kind, layout, files)]),
+          generation:
+            missing.length > 0
+              ? supported(missing.map((f) => `${f} is missing`))
+              : generationSupport(kind, layout, files),
           scoring: supported(scoring),
           salience: supported(gradients),
           tuning: supported(gradients),

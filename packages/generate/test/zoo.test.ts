@@ -111,6 +111,15 @@ describe.skipIf(!existsSync(ZOO))("transformers.js generation offline on zoo mod
     expect(text).toBe(tokenizer.decode(expected, { skip_special_tokens: true }));
   });
 
+  it("a legacy folder (no onnx/model.onnx) generates with its If-merged decoder by default", async () => {
+    const dir = join(ZOO, "optimum-gpt2-legacy");
+    const byDefault = await LocalGenerator.fromPretrained(dir);
+    const named = await LocalGenerator.fromPretrained(dir, { modelFileName: "decoder_model_merged" });
+    const a = await byDefault.generateText(input, { maxNewTokens: STEPS });
+    expect(a.text.length).toBeGreaterThan(0);
+    expect(a).toEqual(await named.generateText(input, { maxNewTokens: STEPS }));
+  });
+
   it("optimum-t5 fp32 and q4 (encoder + If-merged decoder)", async () => {
     const dir = join(ZOO, "optimum-t5");
     for (const dtype of ["fp32", "q4"] as const) {
