@@ -200,6 +200,39 @@ function decoderCandidates(encoderDecoder: boolean, modelFileName: string | unde
     : ["model", "decoder_model", "decoder_model_merged"];
 }
 
+/** The decoder base name and dtype to load from a local folder (see {@link PretrainedOptions.dtype}). */
+function chooseVariant(
+  idOrPath: string,
+  dir: string,
+  config: Record<string, unknown>,
+  candidates: string[],
+  asked: ModelDtype | undefined,
+  encoderDecoder: boolean,
+): { base: string; dtype: ModelDtype } {
+  for (const base of candidates) {
+    const present = availableDtypes(dir, base);
+    if (present.length === 0) continue;
+    const preferred = asked ?? transformersJsDtype(config, base) ?? (present.includes("fp32") ? "fp32" : undefined);
+    if (preferred !== undefined) {
+      if (present.includes(preferred)) return { base, dtype: preferred };
+      continue;
+    }
+    if (present.length > 1)
+      throw new ModelNotFoundError(
+        idOrPath,
+        `onnx/${base}*.onnx exists as ${present.join(", ")} but not fp32: choose one with the dtype option (--dtype).`,
+      );
+    return { base, dtype: present[0] as ModelDtype };
+  }
+  const found = candidates.flatMap((b) => availableDtypes(dir, b).map((d) => `onnx/${b}${DTYPE_SUFFIX[d]}.onnx`));
+  throw new ModelNotFoundError(
+    idOrPath,
+    asked !== undefined && found.length > 0
+      ? `no ${asked} file: the folder has ${found.join(", ")}; pass one of their dtypes.`
+      : `no ONNX graph found (looked for onnx/${candidates.join("|")}<dtype suffix>.onnx${encoderDecoder ? " and onnx/encoder_model<dtype suffix>.onnx" : ""}).`,
+  );
+}
+
 /**
  * Resolve config, tokenizer and ONNX graphs the way transformers.js does (folder, `env.localModelPath`,
  * cache, or the hub when `env.allowRemoteModels`), for every dtype and both layouts (single `model.onnx`
@@ -212,49 +245,52 @@ export async function loadPretrained(idOrPath: string, options: PretrainedOption
   if (options.dtype !== undefined && options.dtype !== "auto") parseModelDtype(options.dtype);
   const revision = options.revision ?? "main";
   const meta = await modelFolder(idOrPath, ["config.json"], revision);
+  if (!existsSync(join(meta, "config.json")))
+    throw new ModelNotFoundError(
+      idOrPath,
+      "it has no config.json (a model id on the hub, or a folder in the transformers.js layout?).",
+    );
   const config = readJson(join(meta, "config.json"));
   const encoderDecoder = config.is_encoder_decoder === true || SEQ2SEQ_TYPES.has(String(config.model_type));
   const candidates = decoderCandidates(encoderDecoder, options.modelFileName);
-  const local = isDir(join(meta, "onnx"));
-  // Pick the decoder base name and dtype from what the folder holds (remote: the asked dtype, default fp32).
-  let base: string | undefined;
-  let dtype: ModelDtype | undefined;
   const asked = options.dtype === undefined || options.dtype === "auto" ? undefined : options.dtype;
-  for (const b of candidates) {
-    const present = local ? availableDtypes(meta, b) : MODEL_DTYPES;
-    if (present.length === 0) continue;
-    const preferred = asked ?? transformersJsDtype(config, b) ?? (present.includes("fp32") ? "fp32" : undefined);
-    if (preferred !== undefined) {
-      if (!present.includes(preferred)) continue;
-      base = b;
-      dtype = preferred;
-      break;
-    }
-    if (present.length > 1)
-      throw new ModelNotFoundError(
+  const filesOf = (base: string, dtype: ModelDtype) => {
+    const suffix = DTYPE_SUFFIX[dtype];
+    return encoderDecoder
+      ? [`onnx/encoder_model${suffix}.onnx`, `onnx/${base}${suffix}.onnx`]
+      : [`onnx/${base}${suffix}.onnx`];
+  };
+  let dir: string;
+  let dtype: ModelDtype;
+  let onnxFiles: string[];
+  if (isDir(join(meta, "onnx"))) {
+    // A local (or already cached) folder: pick from what it holds.
+    const chosen = chooseVariant(idOrPath, meta, config, candidates, asked, encoderDecoder);
+    dtype = chosen.dtype;
+    onnxFiles = filesOf(chosen.base, dtype);
+    dir = await modelFolder(idOrPath, ["config.json", "tokenizer.json", ...onnxFiles], revision);
+  } else {
+    // Remote: the asked dtype (default: config.json's, else fp32); layouts tried in order until one exists.
+    const tried: string[] = [];
+    let found: { dir: string; dtype: ModelDtype; files: string[] } | undefined;
+    for (const base of candidates) {
+      const d = asked ?? transformersJsDtype(config, base) ?? "fp32";
+      const files = filesOf(base, d);
+      tried.push(...files);
+      const folder = await modelFolder(
         idOrPath,
-        `onnx/${b}*.onnx exists as ${present.join(", ")} but not fp32: choose one with the dtype option (--dtype).`,
+        ["config.json", "tokenizer.json", "tokenizer_config.json", ...files],
+        revision,
       );
-    base = b;
-    dtype = present[0] as ModelDtype;
-    break;
+      if (files.every((f) => existsSync(join(folder, f)))) {
+        found = { dir: folder, dtype: d, files };
+        break;
+      }
+    }
+    if (found === undefined) throw new ModelNotFoundError(idOrPath, `none of ${tried.join(", ")} could be downloaded.`);
+    ({ dir, dtype } = found);
+    onnxFiles = found.files;
   }
-  if (base === undefined || dtype === undefined) {
-    const found = local
-      ? candidates.flatMap((b) => availableDtypes(meta, b).map((d) => `onnx/${b}${DTYPE_SUFFIX[d]}.onnx`))
-      : [];
-    throw new ModelNotFoundError(
-      idOrPath,
-      asked !== undefined && found.length > 0
-        ? `no ${asked} file: the folder has ${found.join(", ")}; pass one of their dtypes.`
-        : `no ONNX graph found (looked for onnx/${candidates.join("|")}<dtype suffix>.onnx${encoderDecoder ? " and onnx/encoder_model<dtype suffix>.onnx" : ""}).`,
-    );
-  }
-  const suffix = DTYPE_SUFFIX[dtype];
-  const onnxFiles = encoderDecoder
-    ? [`onnx/encoder_model${suffix}.onnx`, `onnx/${base}${suffix}.onnx`]
-    : [`onnx/${base}${suffix}.onnx`];
-  const dir = await modelFolder(idOrPath, ["config.json", "tokenizer.json", ...onnxFiles], revision);
   for (const f of onnxFiles)
     if (!existsSync(join(dir, f))) throw new ModelNotFoundError(idOrPath, `${join(dir, f)} is missing.`);
   const normalization: Record<string, NormalizationReport> = {};
