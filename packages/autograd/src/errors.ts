@@ -42,3 +42,29 @@ export class UnsupportedModelError extends NpovError {
     this.cause = cause;
   }
 }
+
+/**
+ * onnxruntime failed while running a model npov loaded (most often an input longer than the model's
+ * positions). Names the model, the input size and, when config.json declares it, the position limit.
+ */
+export class ModelRunError extends NpovError {
+  override readonly cause: unknown;
+  constructor(dir: string, tokens: string, maxPositions: number | undefined, cause: unknown) {
+    const reason = cause instanceof Error ? (cause.message.split("\n")[0] ?? "") : String(cause);
+    const limit =
+      maxPositions === undefined
+        ? ""
+        : ` config.json declares ${maxPositions} positions: shorten the input if it is longer.`;
+    super("MODEL_RUN", `running ${dir} on ${tokens} failed: ${reason}.${limit}`);
+    this.cause = cause;
+  }
+}
+
+/** The position limit a config.json declares, if any (max_position_embeddings, n_positions, n_ctx). */
+export function maxPositions(config: Record<string, unknown>): number | undefined {
+  for (const key of ["max_position_embeddings", "n_positions", "n_ctx"]) {
+    const v = config[key];
+    if (typeof v === "number" && Number.isInteger(v) && v > 0) return v;
+  }
+  return undefined;
+}

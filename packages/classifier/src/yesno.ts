@@ -14,6 +14,8 @@ import {
   loadPretrained,
   type ModelDtype,
   type ModelProto,
+  ModelRunError,
+  maxPositions,
   type PretrainedFiles,
   withModelContext,
 } from "@npov/autograd";
@@ -50,6 +52,8 @@ export interface YesNoOptions {
   batchSize?: number;
   /** Label strings (default "YES}" and "NO}"). */
   labels?: { yes: string; no: string };
+  /** onnxruntime session options (threads, execution providers, ...). */
+  sessionOptions?: ort.InferenceSession.SessionOptions;
 }
 
 /** The label tokens and their teacher-forced common prefix. */
@@ -274,7 +278,9 @@ export class YesNoClassifier implements ErrorDetector {
           "softPrompt",
           `has vectors of size ${sp.dim}, the model's embeddings have ${em.table.dim}.`,
         );
-    const session = await withModelContext(em.files, () => ort.InferenceSession.create(encodeModel(em.model)));
+    const session = await withModelContext(em.files, () =>
+      ort.InferenceSession.create(encodeModel(em.model), options.sessionOptions ?? {}),
+    );
     return new YesNoClassifier(em, session, tasks, soft, batchSize);
   }
 
@@ -285,7 +291,13 @@ export class YesNoClassifier implements ErrorDetector {
     for (let i = 0; i < prompts.length; i += this.batchSize) {
       const ids = prompts.slice(i, i + this.batchSize).map((p) => tok.encode(p) as number[]);
       const batch = prepareBatch(this.em, ids, soft);
-      const r = await this.session.run(batch.feeds, ["logits"]);
+      let r: ort.InferenceSession.ReturnType;
+      try {
+        r = await this.session.run(batch.feeds, ["logits"]);
+      } catch (error) {
+        const tokens = `${batch.feeds.input_ids?.dims[1] ?? "?"} tokens`;
+        throw new ModelRunError(this.em.files.dir, tokens, maxPositions(this.em.files.config), error);
+      }
       const logits = r.logits as ort.Tensor;
       const v = logits.dims[2] as number;
       const data = logits.data as Float32Array;

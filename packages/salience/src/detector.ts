@@ -10,6 +10,8 @@ import {
   int64Tensor,
   loadPretrained,
   type ModelDtype,
+  ModelRunError,
+  maxPositions,
   type PretrainedFiles,
   withModelContext,
 } from "@npov/autograd";
@@ -54,6 +56,11 @@ export interface SalienceOptions {
   precision?: "float32" | "float64";
   /** Epsilon of the geometric means (default 1e-6). */
   epsilon?: number;
+  /**
+   * onnxruntime session options (e.g. `{ intraOpNumThreads: 1 }`: on small models one thread was faster
+   * than the default pool in bench/salience-zoo on a loaded 2-core machine).
+   */
+  sessionOptions?: ort.InferenceSession.SessionOptions;
 }
 
 /** Token attributions before post-processing. */
@@ -122,7 +129,9 @@ export class SalienceDetector {
 
   private constructor(
     readonly files: PretrainedFiles,
-    readonly options: Required<Omit<SalienceOptions, "dtype" | "revision" | "modelFileName">>,
+    readonly options: Required<Omit<SalienceOptions, "dtype" | "revision" | "modelFileName" | "sessionOptions">> & {
+      sessionOptions: ort.InferenceSession.SessionOptions;
+    },
   ) {}
 
   /**
@@ -149,14 +158,17 @@ export class SalienceDetector {
       chunkSize,
       precision: options.precision ?? "float32",
       epsilon: options.epsilon ?? GMEAN_EPSILON,
+      sessionOptions: options.sessionOptions ?? {},
     });
   }
 
   private build(): Promise<Built> {
     this.built ??= (async () => {
       const graph = await embeddingGraph(this.files, { decoderEmbeds: true, precision: this.options.precision });
-      const sessionOptions: ort.InferenceSession.SessionOptions =
-        this.options.precision === "float64" ? { graphOptimizationLevel: "basic" } : {};
+      const sessionOptions: ort.InferenceSession.SessionOptions = {
+        ...(this.options.precision === "float64" ? { graphOptimizationLevel: "basic" } : {}),
+        ...this.options.sessionOptions,
+      };
       const session = await withModelContext(this.files, () =>
         GradientSession.create(graph.model, {
           of: "token_loss",
@@ -168,6 +180,22 @@ export class SalienceDetector {
       return { session, graph, float: this.options.precision };
     })();
     return this.built;
+  }
+
+  /** One fwd+bwd run; onnxruntime failures become a typed {@link ModelRunError} naming the input size. */
+  private async run(
+    built: Built,
+    feeds: Record<string, ort.Tensor>,
+    options: { upstream: Record<string, ort.Tensor>; outputs: string[] },
+  ) {
+    try {
+      return await built.session.run(feeds, options);
+    } catch (error) {
+      const ids = feeds.input_ids?.dims ?? [];
+      const dec = feeds.decoder_input_ids?.dims;
+      const tokens = `${ids[1] ?? "?"} input${dec ? ` + ${dec[1]} decoder` : ""} tokens`;
+      throw new ModelRunError(this.files.dir, tokens, maxPositions(this.files.config), error);
+    }
   }
 
   private encode(text: string, special: boolean): number[] {
@@ -231,7 +259,8 @@ export class SalienceDetector {
         const batch = Math.min(this.options.chunkSize, l - t0);
         const upstream = floats(batch * l);
         for (let b = 0; b < batch; b++) upstream[b * l + t0 + b] = 1;
-        const r = await built.session.run(
+        const r = await this.run(
+          built,
           feedsFor(built.graph, {
             input_ids: i64(tile(promptIds, batch) as number[], [batch, m]),
             attention_mask: i64(new Array(batch * m).fill(1), [batch, m]),
@@ -271,7 +300,8 @@ export class SalienceDetector {
         const upstream = floats(batch * s);
         // Response token t is predicted at position m + t - 1.
         for (let b = 0; b < batch; b++) upstream[b * s + m + t0 + b - 1] = 1;
-        const r = await built.session.run(
+        const r = await this.run(
+          built,
           feedsFor(built.graph, {
             input_ids: i64(tile(ids, batch) as number[], [batch, s]),
             attention_mask: i64(new Array(batch * s).fill(1), [batch, s]),

@@ -138,5 +138,12 @@ describe.skipIf(!existsSync(ZOO))(
       const err = relativeError(map.attributions.data, ref.map.flat());
       expect(err, `relative error ${err} (reference ${ref.precision})`).toBeLessThanOrEqual(c.tolerance);
     });
+    it("an input longer than the model's positions is a typed MODEL_RUN error naming the limit", async () => {
+      const detector = await SalienceDetector.fromPretrained(join(ZOO, "optimum-llama"));
+      const error = await detector.tokenMap("zoo ".repeat(300), RESPONSE).catch((e: unknown) => e);
+      await detector.dispose();
+      expect(error).toMatchObject({ code: "MODEL_RUN" });
+      expect((error as Error).message).toMatch(/config.json declares 256 positions/);
+    });
   },
 );
