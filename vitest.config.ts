@@ -8,10 +8,9 @@ const pkg = (name: string) => fileURLToPath(new URL(`./packages/${name}/src/inde
 export default defineConfig({
   resolve: {
     alias: Object.fromEntries(
-      ["core", "autograd", "rouge", "salience", "classifier", "synth", "eval", "train", "llm", "generate", "cli"].map((n) => [
-        `@npov/${n}`,
-        pkg(n),
-      ]),
+      ["core", "autograd", "rouge", "salience", "classifier", "synth", "eval", "train", "llm", "generate", "cli"].map(
+        (n) => [`@npov/${n}`, pkg(n)],
+      ),
     ),
   },
   test: {

@@ -8,6 +8,7 @@
  * The table is static inspection (normalisation + gradient-path ops); the zoo tests
  * (packages/{salience,classifier,generate}/test/zoo.test.ts) run every feature on every file.
  */
+import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -29,8 +30,22 @@ interface ZooFolder {
 const yes = (s: { supported: boolean }) => (s.supported ? "yes" : "**no**");
 const cell = (s: string) => s.replaceAll("|", "\\|").replaceAll("\n", " ");
 
-/** The Markdown of docs/models.md for the zoo at `zoo`. */
+/** `text` as the project's formatter (biome, which `pnpm lint` runs) writes Markdown. */
+function formatMarkdown(text: string): string {
+  const r = spawnSync(join(ROOT, "node_modules/.bin/biome"), ["format", "--stdin-file-path=docs/models.md"], {
+    input: text,
+    encoding: "utf8",
+  });
+  if (r.status !== 0) throw new Error(`biome could not format docs/models.md: ${r.stderr}`);
+  return r.stdout;
+}
+
+/** The Markdown of docs/models.md for the zoo at `zoo` (formatted as `pnpm lint` expects). */
 export async function renderModelsDoc(zoo = ZOO_DIR): Promise<string> {
+  return formatMarkdown(await rawModelsDoc(zoo));
+}
+
+async function rawModelsDoc(zoo: string): Promise<string> {
   const meta = JSON.parse(readFileSync(join(zoo, "zoo.json"), "utf8")) as { folders: ZooFolder[] };
   const rows: string[] = [];
   const notes: string[] = [];

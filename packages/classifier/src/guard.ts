@@ -3,6 +3,8 @@
  * `guard.check(input, response)` -> allow or not, with per-error scores, thresholds and evidence.
  * Evidence is only given for a flagged error and only lists items that push the score up, so a reason
  * never disagrees with the verdict. Deterministic: the same input gives the same verdict.
+ * `loadGuard(config)` builds a guard from a stored configuration (guard.json) through a table of detector
+ * methods (`BUILTIN_DETECTOR_METHODS`), which applications may extend with their own.
  */
 import {
   type ErrorDetector,
@@ -17,17 +19,115 @@ import {
   validateResponse,
   writeFileAtomic,
 } from "@npov/core";
+import {
+  alignErrorDetector,
+  defaultWordVectors,
+  rougeErrorDetector,
+  SoftMatcher,
+  softErrorDetector,
+} from "@npov/rouge";
+import { SalienceDetector, type SalienceVariant } from "@npov/salience";
+import { loadStacked, stackedDetector } from "./stacked.js";
+import { YesNoClassifier } from "./yesno.js";
 
 export interface GuardThresholds {
   hallucination: number;
   coverage: number;
 }
 
+/**
+ * Which detector to build and from what: a method name of a {@link DetectorMethods} table plus the files
+ * it loads (a model folder, a soft prompt, a stacked model); the `detector` object of a guard config.
+ */
+export interface DetectorSpec {
+  /** e.g. "rouge", "soft", "align", "salience", "classifier", "stacked". */
+  method: string;
+  /** Model folder (or hub id) of model-based methods; default: the model npov ships for the method. */
+  model?: string;
+  /** Soft-prompt file of the classifier (from `npov train-classifier`). */
+  softPrompt?: string;
+  /** Stacked model file (from `npov train-stacked`); required by "stacked". */
+  stacked?: string;
+  /** Salience variant: "grad-x-input" (default) or "grad-norm". */
+  variant?: string;
+  /** Settings of methods added by applications, e.g. `endpoint: "http://localhost:8000/v1"`. */
+  [setting: string]: unknown;
+}
+
+/** Builds a detector from its spec (may load models, hence async). */
+export type DetectorFactory = (spec: DetectorSpec) => ErrorDetector | Promise<ErrorDetector>;
+
+/** Detector methods by name; extend {@link BUILTIN_DETECTOR_METHODS} with `{...BUILTIN_DETECTOR_METHODS, mine}`. */
+export type DetectorMethods = Readonly<Record<string, DetectorFactory>>;
+
+let sharedMatcher: SoftMatcher | undefined;
+/**
+ * The soft matcher with the shipped word vectors (models/npov-vectors; vector threshold 0.7, chosen on
+ * Perspectrum dev), created once and shared because loading the vectors takes a while.
+ */
+export function defaultSoftMatcher(): SoftMatcher {
+  if (sharedMatcher === undefined) {
+    const vectors = defaultWordVectors();
+    sharedMatcher = new SoftMatcher(vectors === undefined ? {} : { vectors, vectorThreshold: 0.7 });
+  }
+  return sharedMatcher;
+}
+
+/** The YES/NO classifier of a spec (default model: the shipped models/npov-cls). */
+function classifierOf(spec: DetectorSpec): Promise<YesNoClassifier> {
+  return YesNoClassifier.fromPretrained(
+    spec.model,
+    spec.softPrompt === undefined ? {} : { softPrompt: spec.softPrompt },
+  );
+}
+
+/** The detector methods npov ships: data-free (rouge, soft, align), model-based (salience, classifier), stacked. */
+export const BUILTIN_DETECTOR_METHODS: DetectorMethods = {
+  rouge: () => rougeErrorDetector(),
+  soft: () => softErrorDetector(defaultSoftMatcher()),
+  align: () => alignErrorDetector(defaultSoftMatcher()),
+  salience: (spec) => {
+    const variant = spec.variant ?? "grad-x-input";
+    if (variant !== "grad-x-input" && variant !== "grad-norm")
+      throw new InvalidValueError("variant", `must be "grad-x-input" or "grad-norm", got "${variant}".`);
+    return SalienceDetector.fromPretrained(spec.model, { variant: variant as SalienceVariant });
+  },
+  classifier: classifierOf,
+  stacked: async (spec) => {
+    if (spec.stacked === undefined)
+      throw new InvalidValueError(
+        "stacked",
+        "the stacked method needs a stacked model file (from npov train-stacked).",
+      );
+    // The sources must match those the model was trained on: ROUGE, plus the classifier when a model is given.
+    const sources: ErrorDetector[] = [rougeErrorDetector()];
+    if (spec.model !== undefined) sources.push(await classifierOf(spec));
+    return stackedDetector(loadStacked(spec.stacked), sources);
+  },
+};
+
+/**
+ * Build the detector a spec names from `methods` (default: the built-in methods).
+ * @throws InvalidValueError for an unknown method, or whatever loading the method's files throws.
+ */
+export async function createDetector(
+  spec: DetectorSpec,
+  methods: DetectorMethods = BUILTIN_DETECTOR_METHODS,
+): Promise<ErrorDetector> {
+  const factory = Object.hasOwn(methods, spec.method) ? methods[spec.method] : undefined;
+  if (factory === undefined)
+    throw new InvalidValueError(
+      "method",
+      `unknown detector method "${spec.method}"; use one of ${Object.keys(methods).join(", ")}.`,
+    );
+  return factory(spec);
+}
+
 /** The stored guard configuration (JSON). */
 export interface GuardConfig {
   format: "npov-guard/1";
-  /** Which detector: "rouge", "classifier" (with model), or "stacked" (with stacked file). */
-  detector: { method: string; model?: string; softPrompt?: string; stacked?: string };
+  /** Which detector: a method name (e.g. "align", "rouge", "classifier" with a model, "stacked" with a file). */
+  detector: DetectorSpec;
   thresholds: GuardThresholds;
   /** How the thresholds were chosen, e.g. `{ rule: "fpr<=0.05", data: "dev.jsonl", n: 400 }`. */
   calibration?: Record<string, unknown>;
@@ -146,4 +246,23 @@ export function loadGuardConfig(file: string): GuardConfig {
     if (typeof value.thresholds?.[k] !== "number" || !Number.isFinite(value.thresholds[k]))
       throw fail(`thresholds.${k}`, "must be a finite number");
   return value;
+}
+
+/**
+ * A guard from a stored configuration: a guard.json path (loaded and validated with
+ * {@link loadGuardConfig}) or a config object; its detector is built from `methods` (default: the built-in
+ * methods; pass an extended table for methods of your own).
+ * @throws FileReadError, FileFormatError, InvalidValueError
+ */
+export async function loadGuard(
+  config: GuardConfig | string,
+  options: { methods?: DetectorMethods; maxEvidence?: number } = {},
+): Promise<Guard> {
+  const value = typeof config === "string" ? loadGuardConfig(config) : config;
+  const detector = await createDetector(value.detector, options.methods);
+  return createGuard({
+    detector,
+    thresholds: value.thresholds,
+    ...(options.maxEvidence === undefined ? {} : { maxEvidence: options.maxEvidence }),
+  });
 }

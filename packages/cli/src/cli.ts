@@ -13,6 +13,7 @@ import { registerLlama2c } from "./commands/llama2c.js";
 import { registerPrompt } from "./commands/prompt.js";
 import { registerRouge } from "./commands/rouge.js";
 import { registerSalience } from "./commands/salience.js";
+import { registerSupport } from "./commands/support.js";
 import { registerSynth } from "./commands/synth.js";
 import { registerTrain } from "./commands/train.js";
 import { registerVectors } from "./commands/vectors.js";
@@ -38,6 +39,7 @@ export function buildProgram(): Command {
   registerLlama2c(program);
   registerTrain(program);
   registerVectors(program);
+  registerSupport(program);
   registerGenerate(program);
   registerCard(program);
   for (const command of program.commands) command.exitOverride();

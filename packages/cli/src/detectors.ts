@@ -1,27 +1,141 @@
-/** Detectors the CLI can run, with their JSON shapes and adapters to @npov/eval. */
+/**
+ * The detector methods the CLI can run, in one table. Every method builds an `ErrorDetector` (the one
+ * detector contract of @npov/core); check, eval, calibrate-guard, guard, train-stacked and serve all go
+ * through {@link cliDetector} / {@link cliGuard}, so adding a method is one line in {@link DETECTOR_METHODS}.
+ */
 import {
-  createGuard,
+  BUILTIN_DETECTOR_METHODS,
+  createDetector,
+  type DetectorMethods,
+  type DetectorSpec,
+  defaultSoftMatcher,
   type Guard,
-  type GuardConfig,
-  loadStacked,
-  stackedDetector,
-  YesNoClassifier,
+  loadGuard,
+  loadGuardConfig,
 } from "@npov/classifier";
-import type { ErrorDetector, NpovInput } from "@npov/core";
-import type { Detector, DetectorOutput } from "@npov/eval";
-import {
-  alignErrorDetector,
-  alignResponse,
-  defaultWordVectors,
-  rougeErrorDetector,
-  SoftMatcher,
-  softErrorDetector,
-  softRouge,
-} from "@npov/rouge";
+import type { ErrorDetector } from "@npov/core";
+import type { SoftMatcher } from "@npov/rouge";
 import { SalienceDetector, type SalienceResult } from "@npov/salience";
-import { UsageError } from "./util.js";
+import type { Command } from "commander";
+import { checkModelOption, UsageError, warnAboutModel } from "./util.js";
 
-/** The `"salience"` object of `npov check --json`. */
+/**
+ * Every detector method by name. To add one, add a line: `name: (spec) => detector` (spec carries --model,
+ * --soft-prompt, --stacked, --variant, and the fields of {@link METHOD_OPTIONS}); options it needs go in
+ * {@link METHOD_OPTIONS}, an end-of-run report (e.g. usage) in {@link AFTER_RUN}.
+ */
+export const DETECTOR_METHODS: DetectorMethods = {
+  ...BUILTIN_DETECTOR_METHODS,
+};
+
+/**
+ * Command-line options of added methods: `add` declares them on a command (check, eval, calibrate-guard),
+ * `spec` turns the parsed values into detector-spec fields (e.g. `{ endpoint, endpointModel }`).
+ */
+export interface MethodOptions {
+  add(command: Command): Command;
+  spec(opts: Record<string, unknown>): Record<string, unknown>;
+}
+
+/** The option groups of added methods, in --help order. */
+export const METHOD_OPTIONS: MethodOptions[] = [];
+
+/**
+ * Run after a command has used its detectors, before they are released (e.g. print an endpoint's usage on
+ * stderr). Methods that need it push a hook here.
+ */
+export const AFTER_RUN: Array<(detectors: readonly ErrorDetector[]) => void | Promise<void>> = [];
+
+/** The method names, in table order (for --help and error messages). */
+export const METHOD_NAMES: readonly string[] = Object.keys(DETECTOR_METHODS);
+
+/**
+ * The guard's default detector: the best data-free method (ROC AUC on Perspectrum, docs/results.md).
+ * Switch point: set to "support" once that detector is registered above and beats align.
+ */
+export const DEFAULT_GUARD_METHOD = "align";
+
+/** Which shipped model a method loads when --model is not given, and what the model is used for there. */
+const MODEL_USE: Readonly<Record<string, { model: string; use: "salience" | "classifier" }>> = {
+  salience: { model: "npov-gen", use: "salience" },
+  classifier: { model: "npov-cls", use: "classifier" },
+};
+
+/**
+ * Check a spec before loading anything: the method exists, --model (a path that does not exist is an
+ * error, never a hub download), and say once on stderr when the model's card marks it unusable here.
+ */
+function checkSpec(spec: DetectorSpec): void {
+  if (!Object.hasOwn(DETECTOR_METHODS, spec.method))
+    throw new UsageError(`unknown method "${spec.method}"; use one of ${METHOD_NAMES.join(", ")}.`);
+  if (spec.model !== undefined) checkModelOption(spec.model, "--model");
+  const use = MODEL_USE[spec.method];
+  if (use !== undefined) warnAboutModel(spec.model, use.model, use.use);
+  else if (spec.method === "stacked" && spec.model !== undefined) warnAboutModel(spec.model, "npov-cls", "classifier");
+}
+
+/** The detector for a method name (see {@link DETECTOR_METHODS}). */
+export async function cliDetector(spec: DetectorSpec): Promise<ErrorDetector> {
+  checkSpec(spec);
+  return createDetector(spec, DETECTOR_METHODS);
+}
+
+/** The detectors for a list of method names sharing one spec (--model etc.). */
+export async function cliDetectors(
+  methods: readonly string[],
+  spec: Omit<DetectorSpec, "method">,
+): Promise<ErrorDetector[]> {
+  const detectors: ErrorDetector[] = [];
+  for (const method of methods) detectors.push(await cliDetector({ ...spec, method }));
+  return detectors;
+}
+
+/** Run the {@link AFTER_RUN} hooks, then release every detector's native resources. */
+export async function finishDetectors(detectors: readonly ErrorDetector[]): Promise<void> {
+  try {
+    for (const hook of AFTER_RUN) await hook(detectors);
+  } finally {
+    for (const d of detectors) await d.dispose?.();
+  }
+}
+
+/** Add the common detector options and those of {@link METHOD_OPTIONS} to a command. */
+export function addDetectorOptions(command: Command): Command {
+  command
+    .option("--model <path>", "model folder (or hub id) for model-based methods (default: the shipped model)")
+    .option("--soft-prompt <file>", "soft prompt for the classifier (from npov train-classifier)")
+    .option("--stacked <file>", "stacked model for the stacked method (from npov train-stacked)")
+    .option("--variant <name>", "salience variant: grad-x-input | grad-norm", "grad-x-input");
+  for (const group of METHOD_OPTIONS) group.add(command);
+  return command;
+}
+
+/** The detector spec (minus the method) from parsed command options. */
+export function specFromOptions(opts: Record<string, unknown>): Omit<DetectorSpec, "method"> {
+  const text = (k: string) => (typeof opts[k] === "string" ? (opts[k] as string) : undefined);
+  const [model, softPrompt, stacked, variant] = [text("model"), text("softPrompt"), text("stacked"), text("variant")];
+  return {
+    ...Object.assign({}, ...METHOD_OPTIONS.map((group) => group.spec(opts))),
+    ...(model === undefined ? {} : { model }),
+    ...(softPrompt === undefined ? {} : { softPrompt }),
+    ...(stacked === undefined ? {} : { stacked }),
+    ...(variant === undefined || variant === "grad-x-input" ? {} : { variant }),
+  };
+}
+
+/** A guard from a guard.json file, its detector built from {@link DETECTOR_METHODS}. */
+export async function cliGuard(configFile: string): Promise<Guard> {
+  const config = loadGuardConfig(configFile);
+  checkSpec(config.detector);
+  return loadGuard(config, { methods: DETECTOR_METHODS });
+}
+
+/** The shared soft matcher (shipped vectors). */
+export function defaultMatcher(): SoftMatcher {
+  return defaultSoftMatcher();
+}
+
+/** The `"salience"` object of `npov salience --json`. */
 export function salienceJson(r: SalienceResult) {
   return {
     hallucination: r.hallucination,
@@ -53,106 +167,7 @@ export function salienceJson(r: SalienceResult) {
 export async function loadSalience(model: string | undefined, variant = "grad-x-input"): Promise<SalienceDetector> {
   if (variant !== "grad-x-input" && variant !== "grad-norm")
     throw new UsageError(`--variant must be grad-x-input or grad-norm, got "${variant}".`);
+  if (model !== undefined) checkModelOption(model, "--model");
+  warnAboutModel(model, "npov-gen", "salience");
   return SalienceDetector.fromPretrained(model, { variant });
-}
-
-/** Salience as an evaluation detector (example- and word-level scores). */
-export function salienceEvalDetector(detector: SalienceDetector): Detector {
-  return {
-    name: "salience",
-    async score(input: NpovInput, response: string): Promise<DetectorOutput> {
-      const r = await detector.score(input, response);
-      return {
-        hallucination: r.hallucination,
-        coverage: r.coverage,
-        words: {
-          response: r.words.response.map((w) => ({ start: w.start, end: w.end, score: w.hallucination })),
-          arguments: r.words.arguments.map((w) => ({
-            perspective: w.perspective,
-            argument: w.argument,
-            start: w.start,
-            end: w.end,
-            score: w.coverage,
-          })),
-        },
-      };
-    },
-  };
-}
-
-/** Load the YES/NO classifier named by --model (default: the shipped models/npov-cls), with an optional soft prompt. */
-export async function loadClassifier(model: string | undefined, softPrompt?: string): Promise<YesNoClassifier> {
-  return YesNoClassifier.fromPretrained(model, softPrompt === undefined ? {} : { softPrompt });
-}
-
-/** The classifier as an evaluation detector. */
-export function classifierEvalDetector(classifier: YesNoClassifier): Detector {
-  return {
-    name: "classifier",
-    async score(input: NpovInput, response: string): Promise<DetectorOutput> {
-      const r = await classifier.detect(input, response);
-      return { hallucination: r.hallucination, coverage: r.coverage };
-    },
-  };
-}
-
-/** An ErrorDetector by method name: rouge, salience, classifier, or stacked (over rouge features unless told). */
-export async function errorDetector(
-  method: string,
-  options: { model?: string; softPrompt?: string; stacked?: string },
-): Promise<ErrorDetector> {
-  if (method === "rouge") return rougeErrorDetector();
-  if (method === "soft") return softErrorDetector(defaultMatcher());
-  if (method === "align") return alignErrorDetector(defaultMatcher());
-  if (method === "salience") return loadSalience(options.model);
-  if (method === "classifier") return loadClassifier(options.model, options.softPrompt);
-  if (method === "stacked") {
-    if (options.stacked === undefined) throw new UsageError("stacked needs --stacked FILE (from npov train-stacked).");
-    const sources: ErrorDetector[] = [rougeErrorDetector()];
-    if (options.model !== undefined) sources.push(await loadClassifier(options.model, options.softPrompt));
-    return stackedDetector(loadStacked(options.stacked), sources);
-  }
-  throw new UsageError(`unknown method "${method}"; use rouge, soft, align, salience, classifier or stacked.`);
-}
-
-/** A guard from a stored configuration. */
-export async function guardFromConfig(config: GuardConfig): Promise<Guard> {
-  const detector = await errorDetector(config.detector.method, {
-    ...(config.detector.model === undefined ? {} : { model: config.detector.model }),
-    ...(config.detector.softPrompt === undefined ? {} : { softPrompt: config.detector.softPrompt }),
-    ...(config.detector.stacked === undefined ? {} : { stacked: config.detector.stacked }),
-  });
-  return createGuard({ detector, thresholds: config.thresholds });
-}
-
-let sharedMatcher: SoftMatcher | undefined;
-/** The soft matcher with the shipped vectors (threshold 0.7, chosen on Perspectrum dev), shared. */
-export function defaultMatcher(): SoftMatcher {
-  if (sharedMatcher === undefined) {
-    const vectors = defaultWordVectors();
-    sharedMatcher = new SoftMatcher(vectors === undefined ? {} : { vectors, vectorThreshold: 0.7 });
-  }
-  return sharedMatcher;
-}
-
-/** Soft ROUGE or alignment as evaluation detectors (word level from soft ROUGE). */
-export function softEvalDetector(method: "soft" | "align"): Detector {
-  return {
-    name: method,
-    score(input: NpovInput, response: string): DetectorOutput {
-      if (method === "align") {
-        const r = alignResponse(input, response, defaultMatcher());
-        return { hallucination: r.hallucination, coverage: r.coverage };
-      }
-      const r = softRouge(input, response, defaultMatcher());
-      return {
-        hallucination: r.hallucination,
-        coverage: r.coverage,
-        words: {
-          response: r.words.map((w) => ({ start: w.start, end: w.end, score: w.hallucination })),
-          arguments: [],
-        },
-      };
-    },
-  };
 }

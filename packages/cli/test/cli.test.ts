@@ -62,15 +62,29 @@ describe("npov CLI", () => {
     );
   });
 
-  it("check --methods rouge --json prints the documented shape", () => {
-    const r = npov("check", "--input", example, "--methods", "rouge", "--json");
+  it("check --methods rouge,align --json prints each detector's ErrorScores", () => {
+    const r = npov("check", "--input", example, "--methods", "rouge,align", "--json");
     expect(r.status).toBe(0);
-    const rouge = JSON.parse(r.stdout).rouge;
-    expect(Object.keys(rouge)).toEqual(["hallucination", "coverage", "precision", "recall", "perspectives", "words"]);
-    expect(rouge.hallucination).toBeCloseTo(1 - rouge.precision, 12);
-    expect(rouge.perspectives[0]).toMatchObject({ label: "pro" });
-    expect(Object.keys(rouge.perspectives[0].arguments[0])).toEqual(["text", "recall"]);
+    const { rouge, align } = JSON.parse(r.stdout);
+    expect(Object.keys(rouge)).toEqual([
+      "hallucination",
+      "coverage",
+      "uncoveredArguments",
+      "unsupportedSpans",
+      "features",
+      "words",
+    ]);
+    expect(rouge.hallucination).toBeCloseTo(1 - rouge.features["rouge.precision"], 12);
+    expect(rouge.uncoveredArguments[0]).toMatchObject({ perspective: expect.any(Number), text: expect.any(String) });
+    // Word maps: one entry per response content word, each a 0/1 ROUGE score with offsets into the response.
+    const response = JSON.parse(readFileSync(example, "utf8")).response as string;
     expect(rouge.words.response.length).toBeGreaterThan(10);
+    for (const w of rouge.words.response) {
+      expect([0, 1]).toContain(w.score);
+      expect(response.slice(w.start, w.end)).toMatch(/^[\p{L}\p{N}]/u);
+    }
+    expect(align.hallucination).toBeGreaterThanOrEqual(0);
+    expect(align.coverage).toBeLessThanOrEqual(1);
   });
 
   it("rouge --json scores line i against line i", () => {
@@ -78,7 +92,17 @@ describe("npov CLI", () => {
     const p = join(tmp, "p.txt");
     writeFileSync(t, "The quick brown fox jumps over the lazy dog\nthe cat\n");
     writeFileSync(p, "The quick brown dog jumps on the log.\nthe the the\n");
-    const r = npov("rouge", "--target", t, "--prediction", p, "--tokenizer", "rouge-score", "--no-stopwords", "--json");
+    const r = npov(
+      "rouge",
+      "--target",
+      t,
+      "--prediction",
+      p,
+      "--tokenizer",
+      "rouge-score",
+      "--keep-stopwords",
+      "--json",
+    );
     const lines = r.stdout
       .trim()
       .split("\n")

@@ -42,9 +42,15 @@ describe("npov synth and npov eval", () => {
       (r: { slice: string; errorType: string; level: string }) =>
         r.slice === "unparaphrased-synthetic" && r.errorType === "coverage" && r.level === "example",
     );
-    expect(text.stdout).toContain(`${row.auc.toFixed(3)} (n=${row.n})`);
+    expect(text.stdout).toContain(
+      `${row.auc.toFixed(3)} [${row.ci.low.toFixed(3)}, ${row.ci.high.toFixed(3)}] (n=${row.n})`,
+    );
     expect(existsSync(report)).toBe(true);
-    expect(readFileSync(report, "utf8")).toContain('<svg class="roc"');
+    const html = readFileSync(report, "utf8");
+    expect(html).toContain('<svg class="roc"');
+    // Run metadata: the command as typed, the data and what was scored.
+    expect(html).toContain(`<dt>command</dt><dd>npov eval --data ${data} --methods rouge --report ${report}</dd>`);
+    expect(html).toMatch(/<dt>scored<\/dt><dd>\d+ examples: all<\/dd>/);
   });
 
   it("eval refuses a malformed dataset with the file and line", () => {

@@ -35,6 +35,31 @@ export function rankUncoveredArguments<A extends { text: string }>(
     .sort((a, b) => b.score - a.score);
 }
 
+/** A scored response word (hallucination score in [0, 1]) with offsets into the response. */
+export interface ResponseWordScore {
+  start: number;
+  end: number;
+  score: number;
+}
+
+/** A scored argument word (coverage-error score in [0, 1]) with offsets into its argument's text. */
+export interface ArgumentWordScore {
+  perspective: number;
+  argument: number;
+  start: number;
+  end: number;
+  score: number;
+}
+
+/**
+ * Word-level scores, the unit of word-level ROC AUC (SPEC section 4): every scored response word and every
+ * scored argument word (a detector without argument-word scores gives an empty `arguments`).
+ */
+export interface WordScores {
+  response: ResponseWordScore[];
+  arguments: ArgumentWordScore[];
+}
+
 /** What a detector found for one (input, response) pair: example-level scores and their evidence. */
 export interface ErrorScores {
   /** Example-level hallucination score in [0, 1] (higher = more likely an error). */
@@ -47,10 +72,17 @@ export interface ErrorScores {
   unsupportedSpans?: UnsupportedSpan[];
   /** Numeric features for stacked classifiers, e.g. `{ "rouge.precision": 0.8 }`. */
   features?: Record<string, number>;
+  /** Word-level scores of every response and argument word, for word-level evaluation. */
+  words?: WordScores;
 }
 
-/** A detector of hallucination and coverage errors. */
+/**
+ * A detector of hallucination and coverage errors: the one contract evaluation, guards and stacked
+ * classifiers consume. Scores are in [0, 1], higher = more likely an error.
+ */
 export interface ErrorDetector {
   readonly name: string;
   detect(input: NpovInput, response: string): ErrorScores | Promise<ErrorScores>;
+  /** Release native resources (model sessions); detectors without any omit it. */
+  dispose?(): Promise<void>;
 }

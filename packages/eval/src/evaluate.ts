@@ -2,7 +2,7 @@
  * `evaluate(dataset, detectors)`: ROC AUC per detector x error type x slice at the example level, and at
  * the word level where word labels exist (SPEC section 4), plus pooled ROC curves and chosen thresholds.
  */
-import type { NpovExample, NpovInput, Span } from "@npov/core";
+import type { ErrorDetector, ErrorScores, NpovExample, Span } from "@npov/core";
 import { bootstrapCi, type ConfidenceInterval } from "./bootstrap.js";
 import { type RocPoint, rocAuc, rocCurve } from "./roc.js";
 import { chooseThreshold, type ThresholdMetrics, type ThresholdRule } from "./thresholds.js";
@@ -10,35 +10,6 @@ import { chooseThreshold, type ThresholdMetrics, type ThresholdRule } from "./th
 /** The two error types. */
 export type ErrorType = "hallucination" | "coverage";
 export const ERROR_TYPES: readonly ErrorType[] = ["hallucination", "coverage"];
-
-/** A scored response word (hallucination score) with offsets into the response. */
-export interface ResponseWordScore {
-  start: number;
-  end: number;
-  score: number;
-}
-
-/** A scored argument word (coverage-error score) with offsets into its argument text. */
-export interface ArgumentWordScore {
-  perspective: number;
-  argument: number;
-  start: number;
-  end: number;
-  score: number;
-}
-
-/** What a detector returns for one example: scores in [0, 1], higher = more likely an error. */
-export interface DetectorOutput {
-  hallucination: number;
-  coverage: number;
-  words?: { response: ResponseWordScore[]; arguments: ArgumentWordScore[] };
-}
-
-/** Anything that scores (input, response) pairs; async so model-backed detectors fit. */
-export interface Detector {
-  name: string;
-  score(input: NpovInput, response: string): DetectorOutput | Promise<DetectorOutput>;
-}
 
 /** An AUC with its sample sizes; `auc` is null when a class is missing. */
 export interface AucCell {
@@ -57,8 +28,10 @@ export interface EvaluationRow extends AucCell {
   level: "example" | "word";
 }
 
-/** A pooled ROC curve (all slices) for one detector and error type. */
+/** A ROC curve for one detector and error type, pooled over all slices or of one slice. */
 export interface RocCurveResult {
+  /** The slice, or "all" for the pooled curve. */
+  slice: string;
   detector: string;
   errorType: ErrorType;
   auc: number;
@@ -87,7 +60,10 @@ export interface EvaluationResult {
   slices: string[];
   detectors: string[];
   rows: EvaluationRow[];
+  /** Pooled curves (all slices), one per detector x error type with both classes. */
   curves: RocCurveResult[];
+  /** Per-slice curves, one per slice x detector x error type with both classes. */
+  sliceCurves: RocCurveResult[];
   thresholds: ThresholdResult[];
   scores: ExampleScores[];
 }
@@ -130,14 +106,14 @@ function cell(scores: number[], labels: boolean[], bootstrap: EvaluateOptions["b
 }
 
 /**
- * Score every example with every detector and compute ROC AUCs. Example-level labels come from
+ * Score every example with every detector (`detect`) and compute ROC AUCs. Example-level labels come from
  * `labels.hallucination` / `labels.coverage` (examples without the label are skipped for that type);
- * word-level labels from `wordLabels`: a response word is hallucinated when it overlaps a hallucinated
- * span, an argument word is uncovered when its argument is listed as uncovered.
+ * word-level labels from `wordLabels` and the detectors' `words` maps: a response word is hallucinated
+ * when it overlaps a hallucinated span, an argument word is uncovered when its argument is listed as uncovered.
  */
 export async function evaluate(
   dataset: readonly NpovExample[],
-  detectors: readonly Detector[],
+  detectors: readonly ErrorDetector[],
   options: EvaluateOptions = {},
 ): Promise<EvaluationResult> {
   const bootstrap = options.bootstrap === undefined ? { resamples: 200, seed: 0 } : options.bootstrap;
@@ -145,14 +121,15 @@ export async function evaluate(
   const rank = (s: string) => (order.includes(s) ? order.indexOf(s) : order.length);
   const sliceNames = [...new Set(dataset.map((e) => e.slice ?? "all"))].sort((a, b) => rank(a) - rank(b));
   const pooled = options.pooled ?? sliceNames.length > 1;
-  const outputs: DetectorOutput[][] = detectors.map(() => []);
+  const outputs: ErrorScores[][] = detectors.map(() => []);
   for (const [i, example] of dataset.entries()) {
     for (const [d, detector] of detectors.entries())
-      (outputs[d] as DetectorOutput[]).push(await detector.score(example.input, example.response));
+      (outputs[d] as ErrorScores[]).push(await detector.detect(example.input, example.response));
     options.onProgress?.(i + 1, dataset.length);
   }
 
   const rows: EvaluationRow[] = [];
+  const sliceCurves: RocCurveResult[] = [];
   const groups: Array<[string, number[]]> = sliceNames.map((s) => [
     s,
     dataset.flatMap((e, i) => ((e.slice ?? "all") === s ? [i] : [])),
@@ -160,7 +137,7 @@ export async function evaluate(
   if (pooled) groups.push(["all", dataset.map((_, i) => i)]);
   for (const [slice, members] of groups)
     for (const [d, detector] of detectors.entries()) {
-      const out = outputs[d] as DetectorOutput[];
+      const out = outputs[d] as ErrorScores[];
       for (const errorType of ERROR_TYPES) {
         const scores: number[] = [];
         const labels: boolean[] = [];
@@ -169,7 +146,7 @@ export async function evaluate(
         for (const i of members) {
           const example = dataset[i] as NpovExample;
           const label = example.labels?.[errorType];
-          const o = out[i] as DetectorOutput;
+          const o = out[i] as ErrorScores;
           if (label !== undefined) {
             scores.push(o[errorType]);
             labels.push(label);
@@ -190,6 +167,15 @@ export async function evaluate(
           }
         }
         rows.push({ slice, detector: detector.name, errorType, level: "example", ...cell(scores, labels, bootstrap) });
+        const positives = labels.filter(Boolean).length;
+        if (slice !== "all" && positives > 0 && positives < labels.length)
+          sliceCurves.push({
+            slice,
+            detector: detector.name,
+            errorType,
+            auc: rocAuc(scores, labels),
+            points: rocCurve(scores, labels),
+          });
         if (wordScores.length > 0)
           rows.push({
             slice,
@@ -210,12 +196,13 @@ export async function evaluate(
       dataset.forEach((e, i) => {
         const label = e.labels?.[errorType];
         if (label === undefined) return;
-        scores.push(((outputs[d] as DetectorOutput[])[i] as DetectorOutput)[errorType]);
+        scores.push(((outputs[d] as ErrorScores[])[i] as ErrorScores)[errorType]);
         labels.push(label);
       });
       const positives = labels.filter(Boolean).length;
       if (positives === 0 || positives === labels.length) continue;
       curves.push({
+        slice: "all",
         detector: detector.name,
         errorType,
         auc: rocAuc(scores, labels),
@@ -233,7 +220,7 @@ export async function evaluate(
   const scores: ExampleScores[] = [];
   dataset.forEach((e, i) => {
     detectors.forEach((detector, d) => {
-      const o = (outputs[d] as DetectorOutput[])[i] as DetectorOutput;
+      const o = (outputs[d] as ErrorScores[])[i] as ErrorScores;
       scores.push({
         id: e.id ?? String(i),
         slice: e.slice ?? "all",
@@ -243,5 +230,13 @@ export async function evaluate(
       });
     });
   });
-  return { slices: groups.map(([s]) => s), detectors: detectors.map((d) => d.name), rows, curves, thresholds, scores };
+  return {
+    slices: groups.map(([s]) => s),
+    detectors: detectors.map((d) => d.name),
+    rows,
+    curves,
+    sliceCurves,
+    thresholds,
+    scores,
+  };
 }

@@ -7,7 +7,6 @@
 export * from "./agreement.js";
 export * from "./bootstrap.js";
 export * from "./calibrate.js";
-export * from "./detectors.js";
 export * from "./evaluate.js";
 export * from "./report.js";
 export * from "./roc.js";

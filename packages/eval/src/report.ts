@@ -1,5 +1,10 @@
-/** Presenting an {@link EvaluationResult}: a Table 1 style text table and a self-contained HTML report. */
-import { ERROR_TYPES, type EvaluationResult, type EvaluationRow } from "./evaluate.js";
+/**
+ * Presenting an {@link EvaluationResult}: a Table 1 style text table and a self-contained HTML report
+ * (run metadata, AUC tables and a forest plot with bootstrap intervals, pooled and per-slice ROC curves,
+ * thresholds) that reads on a phone (420 px) and a desktop (1280 px): plots scale with the page, wide
+ * tables scroll inside their own box, legends sit outside the plot area so they never hide a curve.
+ */
+import { ERROR_TYPES, type EvaluationResult, type EvaluationRow, type RocCurveResult } from "./evaluate.js";
 
 function find(result: EvaluationResult, level: "example" | "word", slice: string, detector: string, errorType: string) {
   return result.rows.find(
@@ -7,8 +12,13 @@ function find(result: EvaluationResult, level: "example" | "word", slice: string
   );
 }
 
-const fmtAuc = (r: EvaluationRow | undefined) =>
-  r === undefined ? "-" : r.auc === null ? `n/a (n=${r.n})` : `${r.auc.toFixed(3)} (n=${r.n})`;
+/** "0.812 [0.780, 0.840] (n=120)": the AUC, its bootstrap interval when computed, and the sample size. */
+export function formatAucCell(r: EvaluationRow | undefined): string {
+  if (r === undefined) return "-";
+  if (r.auc === null) return `n/a (n=${r.n})`;
+  const ci = r.ci === undefined ? "" : ` [${r.ci.low.toFixed(3)}, ${r.ci.high.toFixed(3)}]`;
+  return `${r.auc.toFixed(3)}${ci} (n=${r.n})`;
+}
 
 /** The header and rows of a Table 1 style grid: rows = slices, columns = error type x detector. */
 export function resultGrid(
@@ -22,12 +32,12 @@ export function resultGrid(
     .filter((s) => result.rows.some((r) => r.level === level && r.slice === s))
     .map((slice) => [
       slice,
-      ...ERROR_TYPES.flatMap((t) => result.detectors.map((d) => fmtAuc(find(result, level, slice, d, t)))),
+      ...ERROR_TYPES.flatMap((t) => result.detectors.map((d) => formatAucCell(find(result, level, slice, d, t)))),
     ]);
   return { header, rows };
 }
 
-/** Plain-text table (aligned columns) of example- or word-level AUCs. */
+/** Plain-text table (aligned columns) of example- or word-level AUCs, with intervals where computed. */
 export function formatResultTable(result: EvaluationResult, level: "example" | "word" = "example"): string {
   const { header, rows } = resultGrid(result, level);
   if (rows.length === 0) return "";
@@ -39,33 +49,60 @@ export function formatResultTable(result: EvaluationResult, level: "example" | "
 
 const escapeHtml = (s: string) =>
   s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
-const PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"];
+/** Colour-blind-safe palette (Okabe-Ito), one colour per detector in `result.detectors` order. */
+const PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442"];
+const colorOf = (result: EvaluationResult, detector: string) =>
+  PALETTE[Math.max(0, result.detectors.indexOf(detector)) % PALETTE.length] as string;
+
+/** A table in a box that scrolls sideways on narrow screens; the caption sits outside so it always wraps. */
+function tableHtml(cls: string, caption: string, head: string, body: string): string {
+  return `<p class="caption">${escapeHtml(caption)}</p><div class="table-wrap"><table class="${cls}" aria-label="${escapeHtml(caption)}"><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table></div>`;
+}
 
 function htmlTable(header: string[], rows: string[][], caption: string, cls: string): string {
-  const head = header.map((h) => `<th>${escapeHtml(h)}</th>`).join("");
+  const head = header.map((h) => `<th scope="col">${escapeHtml(h)}</th>`).join("");
   const body = rows
     .map(
       (r) =>
         `<tr>${r.map((c, k) => (k === 0 ? `<th scope="row">${escapeHtml(c)}</th>` : `<td>${escapeHtml(c)}</td>`)).join("")}</tr>`,
     )
     .join("\n");
-  return `<table class="${cls}"><caption>${escapeHtml(caption)}</caption><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`;
+  return tableHtml(cls, caption, head, body);
 }
 
-/** One SVG ROC plot for an error type, a polyline per detector, the chance diagonal dashed. */
-function rocSvg(result: EvaluationResult, errorType: string): string {
+/** AUC table cells: the AUC on the first line, the interval and n in small print below. */
+function aucTable(result: EvaluationResult, level: "example" | "word", caption: string, cls: string): string {
+  const { header } = resultGrid(result, level);
+  const slices = result.slices.filter((s) => result.rows.some((r) => r.level === level && r.slice === s));
+  const body = slices
+    .map((slice) => {
+      const cells = ERROR_TYPES.flatMap((t) =>
+        result.detectors.map((d) => {
+          const r = find(result, level, slice, d, t);
+          if (r === undefined) return "<td>-</td>";
+          if (r.auc === null) return `<td>n/a<small>n=${r.n}</small></td>`;
+          const ci = r.ci === undefined ? "" : `[${r.ci.low.toFixed(3)}, ${r.ci.high.toFixed(3)}] `;
+          return `<td data-auc="${r.auc.toFixed(6)}">${r.auc.toFixed(3)}<small>${ci}n=${r.n}</small></td>`;
+        }),
+      );
+      return `<tr><th scope="row">${escapeHtml(slice)}</th>${cells.join("")}</tr>`;
+    })
+    .join("\n");
+  const head = header.map((h) => `<th scope="col">${escapeHtml(h)}</th>`).join("");
+  return tableHtml(cls, caption, head, body);
+}
+
+/** One SVG ROC plot: a polyline per curve, the chance diagonal dashed; scales with its container. */
+function rocSvg(result: EvaluationResult, curves: readonly RocCurveResult[], label: string, cls: string): string {
   const size = 320;
   const pad = 40;
   const inner = size - 2 * pad;
   const x = (fpr: number) => (pad + fpr * inner).toFixed(1);
   const y = (tpr: number) => (size - pad - tpr * inner).toFixed(1);
-  const curves = result.curves.filter((c) => c.errorType === errorType);
   const lines = curves
-    .map((c, k) => {
-      const color = PALETTE[k % PALETTE.length];
+    .map((c) => {
       const pts = c.points.map((p) => `${x(p.fpr)},${y(p.tpr)}`).join(" ");
-      return `<polyline class="roc-line" data-detector="${escapeHtml(c.detector)}" fill="none" stroke="${color}" stroke-width="2" points="${pts}"/>
-<text x="${pad + 10}" y="${pad + 16 + 16 * k}" fill="${color}" font-size="12">${escapeHtml(c.detector)} AUC ${c.auc.toFixed(3)}</text>`;
+      return `<polyline class="roc-line" data-detector="${escapeHtml(c.detector)}" fill="none" stroke="${colorOf(result, c.detector)}" stroke-width="2" points="${pts}"/>`;
     })
     .join("\n");
   const ticks = [0, 0.25, 0.5, 0.75, 1]
@@ -74,21 +111,107 @@ function rocSvg(result: EvaluationResult, errorType: string): string {
         `<text x="${x(t)}" y="${size - pad + 14}" font-size="10" text-anchor="middle">${t}</text><text x="${pad - 6}" y="${Number(y(t)) + 3}" font-size="10" text-anchor="end">${t}</text>`,
     )
     .join("");
-  return `<figure><svg class="roc" data-error-type="${errorType}" xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="0 0 ${size} ${size}" role="img" aria-label="ROC curves for ${errorType}">
+  return `<svg class="${cls}" data-error-type="${escapeHtml(curves[0]?.errorType ?? "")}" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${size} ${size}" role="img" aria-label="${escapeHtml(label)}">
 <rect x="${pad}" y="${pad}" width="${inner}" height="${inner}" fill="#fafafa" stroke="#999"/>
 <line x1="${x(0)}" y1="${y(0)}" x2="${x(1)}" y2="${y(1)}" stroke="#bbb" stroke-dasharray="4 4"/>
 ${ticks}
 <text x="${size / 2}" y="${size - 6}" font-size="11" text-anchor="middle">false-positive rate</text>
 <text x="12" y="${size / 2}" font-size="11" text-anchor="middle" transform="rotate(-90 12 ${size / 2})">true-positive rate</text>
 ${lines}
-</svg><figcaption>ROC curves, ${escapeHtml(errorType)} (all slices pooled)</figcaption></figure>`;
+</svg>`;
 }
 
-/** A self-contained HTML report: AUC tables, ROC curves (inline SVG) and chosen thresholds. */
-export function renderReport(result: EvaluationResult, options: { title?: string; notes?: string } = {}): string {
+/** The legend of a ROC plot, as HTML below it: colour, detector, AUC and its interval (from the rows). */
+function legend(result: EvaluationResult, curves: readonly RocCurveResult[]): string {
+  const items = curves.map((c) => {
+    const row = find(result, "example", c.slice, c.detector, c.errorType);
+    const ci = row?.ci === undefined ? "" : ` [${row.ci.low.toFixed(3)}, ${row.ci.high.toFixed(3)}]`;
+    return `<li><span class="swatch" style="background:${colorOf(result, c.detector)}"></span>${escapeHtml(c.detector)} AUC ${c.auc.toFixed(3)}${ci}</li>`;
+  });
+  return `<ul class="legend">${items.join("")}</ul>`;
+}
+
+/** The colour of each detector (forest plots). */
+function detectorLegend(result: EvaluationResult): string {
+  return `<ul class="legend">${result.detectors.map((d) => `<li><span class="swatch" style="background:${colorOf(result, d)}"></span>${escapeHtml(d)}</li>`).join("")}</ul>`;
+}
+
+function rocFigure(result: EvaluationResult, curves: readonly RocCurveResult[], caption: string, cls: string) {
+  return `<figure class="roc-figure">${rocSvg(result, curves, caption, cls)}${legend(result, curves)}<figcaption>${escapeHtml(caption)}</figcaption></figure>`;
+}
+
+/**
+ * A forest plot of example-level AUCs: one row per slice x detector, a dot at the AUC and a whisker over
+ * its bootstrap interval, chance (0.5) dashed.
+ */
+function forestSvg(result: EvaluationResult, errorType: string): string {
+  const rows = result.slices.flatMap((slice) =>
+    result.detectors.flatMap((d) => {
+      const r = find(result, "example", slice, d, errorType);
+      return r === undefined || r.auc === null ? [] : [{ slice, detector: d, row: r, auc: r.auc }];
+    }),
+  );
+  const width = 360;
+  const left = 12;
+  const right = 16;
+  const rowH = 16;
+  const top = 22;
+  const inner = width - left - right;
+  const x = (v: number) => (left + v * inner).toFixed(1);
+  const parts: string[] = [];
+  let y = top;
+  let previous = "";
+  for (const { slice, detector, row, auc } of rows) {
+    if (slice !== previous) {
+      parts.push(
+        `<text x="${left}" y="${y + 2}" font-size="10" fill="#555">${escapeHtml(slice)}</text>`,
+        `<line x1="${left}" x2="${width - right}" y1="${y - 10}" y2="${y - 10}" stroke="#eee"/>`,
+      );
+      y += 12;
+      previous = slice;
+    }
+    const color = colorOf(result, detector);
+    const cy = y;
+    if (row.ci !== undefined)
+      parts.push(
+        `<line class="ci" data-detector="${escapeHtml(detector)}" x1="${x(row.ci.low)}" x2="${x(row.ci.high)}" y1="${cy}" y2="${cy}" stroke="${color}" stroke-width="2"/>`,
+      );
+    parts.push(
+      `<circle class="auc-dot" data-detector="${escapeHtml(detector)}" cx="${x(auc)}" cy="${cy}" r="4" fill="${color}"><title>${escapeHtml(`${slice} / ${detector}: ${formatAucCell(row)}`)}</title></circle>`,
+    );
+    y += rowH;
+  }
+  const total = y + 24;
+  const ticks = [0, 0.25, 0.5, 0.75, 1]
+    .map(
+      (t) =>
+        `<line x1="${x(t)}" x2="${x(t)}" y1="${top - 12}" y2="${y}" stroke="${t === 0.5 ? "#999" : "#eee"}" ${t === 0.5 ? 'stroke-dasharray="4 4"' : ""}/><text x="${x(t)}" y="${y + 12}" font-size="10" text-anchor="middle">${t}</text>`,
+    )
+    .join("");
+  return `<svg class="forest" data-error-type="${errorType}" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${total}" role="img" aria-label="ROC AUC with bootstrap intervals, ${errorType}">
+${ticks}
+<text x="${width / 2}" y="${y + 24}" font-size="11" text-anchor="middle">ROC AUC (dashed: chance)</text>
+${parts.join("\n")}
+</svg>`;
+}
+
+/** Options of {@link renderReport}. */
+export interface ReportOptions {
+  title?: string;
+  notes?: string;
+  /** Run metadata shown under the title, in order: e.g. `[["command", "npov eval ..."], ["date", "..."]]`. */
+  metadata?: ReadonlyArray<readonly [string, string]>;
+}
+
+/**
+ * A self-contained HTML report: run metadata, AUC tables and forest plots with bootstrap intervals,
+ * pooled and per-slice ROC curves (inline SVG, legends outside the plots) and chosen thresholds.
+ */
+export function renderReport(result: EvaluationResult, options: ReportOptions = {}): string {
   const title = options.title ?? "npov evaluation";
-  const example = resultGrid(result, "example");
   const word = resultGrid(result, "word");
+  const hasCi = result.rows.some((r) => r.ci !== undefined);
+  const level = result.rows.find((r) => r.ci !== undefined)?.ci?.level ?? 0.95;
   const thresholdRows = result.thresholds.map((t) => [
     `${t.detector} / ${t.errorType}`,
     t.rule,
@@ -99,23 +222,61 @@ export function renderReport(result: EvaluationResult, options: { title?: string
     t.metrics.fpr.toFixed(3),
     `${t.metrics.tp}/${t.metrics.fp}/${t.metrics.tn}/${t.metrics.fn}`,
   ]);
+  const metadata = options.metadata ?? [];
+  const meta =
+    metadata.length === 0
+      ? ""
+      : `<dl class="meta">${metadata.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`).join("")}</dl>`;
+  const pooled = ERROR_TYPES.map((t) =>
+    rocFigure(
+      result,
+      result.curves.filter((c) => c.errorType === t),
+      `${t}, all slices pooled`,
+      "roc",
+    ),
+  ).join("\n");
+  const slices = [...new Set(result.sliceCurves.map((c) => c.slice))];
+  const perSlice = slices
+    .flatMap((s) =>
+      ERROR_TYPES.map((t) => {
+        const curves = result.sliceCurves.filter((c) => c.slice === s && c.errorType === t);
+        return curves.length === 0 ? "" : rocFigure(result, curves, `${t}, ${s}`, "roc-slice");
+      }),
+    )
+    .join("\n");
+  const ciNote = hasCi
+    ? `brackets: ${Math.round(level * 100)}% percentile bootstrap interval`
+    : "no bootstrap intervals computed";
   return `<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>
 <style>
-body{font-family:system-ui,sans-serif;margin:2rem;color:#222}
-table{border-collapse:collapse;margin:1rem 0}th,td{border:1px solid #ccc;padding:4px 8px;text-align:right}
-th[scope=row]{text-align:left}caption{font-weight:600;text-align:left;padding:4px 0}
-.curves{display:flex;flex-wrap:wrap;gap:2rem}figure{margin:0}
+*{box-sizing:border-box}
+body{font-family:system-ui,sans-serif;margin:0 auto;padding:1rem;max-width:1200px;color:#222;line-height:1.4}
+h1{font-size:1.4rem;overflow-wrap:anywhere}h2{font-size:1.15rem;margin-top:1.6rem}
+.meta{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;font-size:.85rem;margin:.5rem 0}
+.meta dt{font-weight:600}.meta dd{margin:0;overflow-wrap:anywhere;font-family:ui-monospace,monospace}
+.table-wrap{max-width:100%;overflow-x:auto}
+table{border-collapse:collapse;margin:.5rem 0;font-size:.85rem}th,td{border:1px solid #ccc;padding:3px 6px;text-align:right;vertical-align:top}
+th[scope=row]{text-align:left;white-space:nowrap}.caption{font-weight:600;margin:.6rem 0 .2rem;font-size:.9rem}
+td small{display:block;color:#666;font-size:.75rem;white-space:nowrap}
+.plots{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,300px),1fr));gap:1rem}
+figure{margin:0;min-width:0}svg{display:block;width:100%;height:auto;max-width:420px}
+.legend{list-style:none;padding:0;margin:.3rem 0;font-size:.8rem}.legend li{margin:1px 0}
+.swatch{display:inline-block;width:.9em;height:.9em;margin-right:.4em;vertical-align:-.1em;border-radius:2px}
+figcaption{font-size:.8rem;color:#555}
 </style></head><body>
 <h1>${escapeHtml(title)}</h1>
+${meta}
 ${options.notes === undefined ? "" : `<p>${escapeHtml(options.notes)}</p>`}
 <h2>Example-level ROC AUC</h2>
-${htmlTable(example.header, example.rows, "rows: slices; columns: detector x error type; AUC (n)", "auc-example")}
-${word.rows.length > 0 ? `<h2>Word-level ROC AUC</h2>\n${htmlTable(word.header, word.rows, "hallucinated response words / uncovered argument words", "auc-word")}` : ""}
+${aucTable(result, "example", `rows: slices; columns: detector x error type; AUC, ${ciNote}, n examples`, "auc-example")}
+<div class="plots">${ERROR_TYPES.map((t) => `<figure class="forest-figure">${forestSvg(result, t)}${detectorLegend(result)}<figcaption>ROC AUC with intervals, ${escapeHtml(t)}</figcaption></figure>`).join("\n")}</div>
+${word.rows.length > 0 ? `<h2>Word-level ROC AUC</h2>\n${aucTable(result, "word", "hallucinated response words / uncovered argument words; n words", "auc-word")}` : ""}
 <h2>ROC curves</h2>
-<div class="curves">${ERROR_TYPES.map((t) => rocSvg(result, t)).join("\n")}</div>
+<div class="plots">${pooled}</div>
+${perSlice === "" ? "" : `<h2>ROC curves per slice</h2>\n<div class="plots">${perSlice}</div>`}
 <h2>Thresholds</h2>
-${htmlTable(["detector / error", "rule", "threshold", "precision", "recall", "F1", "FPR", "TP/FP/TN/FN"], thresholdRows, "predict an error when score >= threshold", "thresholds")}
+${htmlTable(["detector / error", "rule", "threshold", "precision", "recall", "F1", "FPR", "TP/FP/TN/FN"], thresholdRows, "predict an error when score >= threshold (chosen on all slices pooled)", "thresholds")}
 </body></html>
 `;
 }

@@ -1,10 +1,6 @@
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { openKnowledgeBase } from "@npov/core";
-import { evaluate, formatResultTable, renderReport, rocAuc, rougeEvalDetector } from "@npov/eval";
-import { rougeDetector } from "@npov/rouge";
+import { evaluate, formatResultTable, rocAuc } from "@npov/eval";
+import { rougeDetector, rougeErrorDetector } from "@npov/rouge";
 import { buildDataset } from "@npov/synth";
 import { describe, expect, it } from "vitest";
 
@@ -12,7 +8,7 @@ const dataset = buildDataset(openKnowledgeBase("fixtures"), { split: "test", see
 
 describe("evaluate", async () => {
   const progress: number[] = [];
-  const result = await evaluate(dataset, [rougeEvalDetector(), rougeEvalDetector({ stem: false }, "rouge-nostem")], {
+  const result = await evaluate(dataset, [rougeErrorDetector(), rougeErrorDetector({ stem: false }, "rouge-nostem")], {
     onProgress: (done) => progress.push(done),
   });
 
@@ -83,38 +79,6 @@ describe("evaluate", async () => {
     const lines = text.split("\n");
     expect(lines[0]).toMatch(/^slice\s+rouge hall\s+rouge-nostem hall\s+rouge cov\s+rouge-nostem cov$/);
     expect(lines).toHaveLength(2 + result.slices.length);
-    expect(text).toMatch(/unparaphrased-synthetic\s+0\.\d{3} \(n=\d+\)/);
-  });
-
-  it("renders a self-contained HTML report that headless Chromium displays", () => {
-    const html = renderReport(result, { title: "npov test report" });
-    expect(html).not.toMatch(/<script|<link|src="http/);
-    const dir = mkdtempSync(join(tmpdir(), "npov-report-"));
-    const file = join(dir, "report.html");
-    writeFileSync(file, html);
-    const chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => existsSync(p));
-    expect(chromium, "Chromium must be installed (.ci/run installs the Debian package)").toBeDefined();
-    const flags = [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      `--user-data-dir=${join(dir, "profile")}`,
-    ];
-    const dom = spawnSync(chromium!, [...flags, "--dump-dom", `file://${file}`], { encoding: "utf8", timeout: 60_000 });
-    // The DOM as Chromium parsed it: both ROC plots with one line per detector, and the tables.
-    expect((dom.stdout.match(/<svg class="roc"/g) ?? []).length).toBe(2);
-    expect((dom.stdout.match(/<polyline class="roc-line"/g) ?? []).length).toBe(4);
-    expect(dom.stdout).toContain('<table class="auc-example">');
-    expect(dom.stdout).toContain('<table class="thresholds">');
-    const png = join(dir, "report.png");
-    spawnSync(chromium!, [...flags, `--screenshot=${png}`, "--window-size=1100,1400", `file://${file}`], {
-      timeout: 60_000,
-    });
-    expect(statSync(png).size).toBeGreaterThan(20_000);
+    expect(text).toMatch(/unparaphrased-synthetic\s+0\.\d{3} \[0\.\d{3}, [01]\.\d{3}\] \(n=\d+\)/);
   });
 });

@@ -1,33 +1,21 @@
 /**
  * OpenAICompatibleGenerator: the chat-completions protocol that OpenAI, vLLM, llama.cpp's server, Ollama and
- * most hosted APIs speak. The system message carries the NPOV instructions, the user message the query and
- * the perspectives. Timeouts, retries with exponential backoff on 429 and 5xx (honouring Retry-After),
- * typed errors on everything else, and streaming (server-sent events).
+ * most hosted APIs speak, through @npov/llm's LlmClient (the openai SDK: timeouts, retries on 429/5xx
+ * honouring Retry-After, typed errors, optional response cache, usage and cost). The system message carries
+ * the NPOV instructions, the user message the query and the perspectives.
  */
-import { GeneratorOutputError, NpovError, type NpovInput, parseGeneratorOutput, validateInput } from "@npov/core";
+import { GeneratorOutputError, type NpovInput, parseGeneratorOutput, validateInput } from "@npov/core";
+import { EndpointError, LlmClient, type LlmClientOptions, type UsageReport } from "@npov/llm";
 import type { GeneratedResponse, GenerateOptions, Generator } from "./generator.js";
 
-/** A request the API refused or that failed after all retries. */
-export class ChatApiError extends NpovError {
-  readonly status: number | undefined;
-  constructor(code: string, message: string, status?: number) {
-    super(code, message);
-    this.status = status;
-  }
-}
+/**
+ * A request the API refused or that failed after all retries: @npov/llm's EndpointError (codes
+ * `HTTP_ERROR`, `RETRIES_EXHAUSTED`, `TIMEOUT`, `NETWORK`, `ABORTED`, `BAD_RESPONSE`, `INVALID_BASE_URL`).
+ */
+export { EndpointError as ChatApiError };
 
-export interface OpenAICompatibleOptions {
-  baseURL: string;
-  apiKey?: string;
-  model: string;
-  /** Per-request timeout (default 60 s). */
-  timeoutMs?: number;
-  /** Retries on 429, 5xx and network errors (default 3). */
-  maxRetries?: number;
-  /** First backoff delay, doubled per retry (default 500 ms). */
-  retryDelayMs?: number;
-  fetch?: typeof fetch;
-}
+/** Endpoint options (see {@link LlmClientOptions}), or a ready client. */
+export type OpenAICompatibleOptions = LlmClientOptions | { client: LlmClient };
 
 export const NPOV_SYSTEM_PROMPT =
   "You answer questions on controversial topics from a neutral point of view. You are given the question and arguments for each perspective. " +
@@ -62,108 +50,35 @@ export function parseChatReply(text: string): { opening: string; core: string; r
   return { opening, core, response: `${opening} ${core}` };
 }
 
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => {
-      clearTimeout(t);
-      reject(new ChatApiError("ABORTED", "the request was aborted."));
-    });
-  });
-
 export class OpenAICompatibleGenerator implements Generator {
   readonly model: string;
-  private readonly o: Required<Omit<OpenAICompatibleOptions, "apiKey">> & { apiKey?: string };
+  /** The endpoint client (its `usage()` reports tokens and cost of this generator's requests). */
+  readonly client: LlmClient;
 
   constructor(options: OpenAICompatibleOptions) {
-    if (!/^https?:\/\//.test(options.baseURL))
-      throw new ChatApiError("INVALID_BASE_URL", `baseURL must be an http(s) URL, got "${options.baseURL}".`);
-    this.model = options.model;
-    this.o = {
-      baseURL: options.baseURL.replace(/\/+$/, ""),
-      model: options.model,
-      timeoutMs: options.timeoutMs ?? 60_000,
-      maxRetries: options.maxRetries ?? 3,
-      retryDelayMs: options.retryDelayMs ?? 500,
-      fetch: options.fetch ?? fetch,
-      ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
-    };
+    this.client = "client" in options ? options.client : new LlmClient(options);
+    this.model = this.client.model;
   }
 
-  private body(input: NpovInput, options: GenerateOptions, stream: boolean): string {
-    return JSON.stringify({
-      model: this.model,
+  private request(input: NpovInput, options: GenerateOptions) {
+    return {
       messages: [
-        { role: "system", content: NPOV_SYSTEM_PROMPT },
-        { role: "user", content: npovUserMessage(input, options.instruction) },
+        { role: "system" as const, content: NPOV_SYSTEM_PROMPT },
+        { role: "user" as const, content: npovUserMessage(input, options.instruction) },
       ],
       temperature: options.temperature ?? 0,
       top_p: options.topP ?? 1,
       seed: options.seed ?? 0,
       max_tokens: options.maxNewTokens ?? 256,
-      stream,
-    });
-  }
-
-  /** POST with timeout and retries; returns the successful response. */
-  private async post(body: string, signal?: AbortSignal): Promise<Response> {
-    let lastError: ChatApiError | undefined;
-    for (let attempt = 0; attempt <= this.o.maxRetries; attempt++) {
-      const controller = new AbortController();
-      const timer = setTimeout(() => controller.abort(), this.o.timeoutMs);
-      signal?.addEventListener("abort", () => controller.abort());
-      let response: Response;
-      try {
-        response = await this.o.fetch(`${this.o.baseURL}/chat/completions`, {
-          method: "POST",
-          headers: {
-            "content-type": "application/json",
-            ...(this.o.apiKey ? { authorization: `Bearer ${this.o.apiKey}` } : {}),
-          },
-          body,
-          signal: controller.signal,
-        });
-      } catch (e) {
-        clearTimeout(timer);
-        if (signal?.aborted) throw new ChatApiError("ABORTED", "the request was aborted.");
-        lastError = controller.signal.aborted
-          ? new ChatApiError("TIMEOUT", `no answer from ${this.o.baseURL} within ${this.o.timeoutMs} ms.`)
-          : new ChatApiError("NETWORK", `cannot reach ${this.o.baseURL}: ${(e as Error).message}`);
-        if (attempt < this.o.maxRetries) await sleep(this.o.retryDelayMs * 2 ** attempt, signal);
-        continue;
-      }
-      clearTimeout(timer);
-      if (response.ok) return response;
-      const text = await response.text().catch(() => "");
-      let message = text;
-      try {
-        message = (JSON.parse(text) as { error?: { message?: string } }).error?.message ?? text;
-      } catch {
-        // not JSON: keep the text
-      }
-      const retryable = response.status === 429 || response.status >= 500;
-      lastError = new ChatApiError(
-        retryable ? "RETRIES_EXHAUSTED" : "HTTP_ERROR",
-        `${response.status} from ${this.o.baseURL}: ${message.slice(0, 300)}`,
-        response.status,
-      );
-      if (!retryable) throw lastError;
-      if (attempt < this.o.maxRetries) {
-        const after = Number(response.headers.get("retry-after"));
-        await sleep(Number.isFinite(after) && after > 0 ? after * 1000 : this.o.retryDelayMs * 2 ** attempt, signal);
-      }
-    }
-    throw lastError ?? new ChatApiError("RETRIES_EXHAUSTED", "the request failed.");
+    };
   }
 
   async generate(input: NpovInput, options: GenerateOptions = {}): Promise<GeneratedResponse> {
-    const response = await this.post(this.body(input, options, false), options.signal);
-    const data = (await response.json()) as {
-      choices?: Array<{ message?: { content?: string }; finish_reason?: string }>;
-    };
-    const choice = data.choices?.[0];
+    const data = await this.client.chat(this.request(input, options), options.signal);
+    const choice = data.choices[0];
     const raw = choice?.message?.content;
-    if (typeof raw !== "string") throw new ChatApiError("BAD_RESPONSE", "the reply has no choices[0].message.content.");
+    if (typeof raw !== "string")
+      throw new EndpointError("BAD_RESPONSE", "the reply has no choices[0].message.content.");
     return {
       ...parseChatReply(raw),
       raw,
@@ -172,27 +87,12 @@ export class OpenAICompatibleGenerator implements Generator {
     };
   }
 
-  async *stream(input: NpovInput, options: GenerateOptions = {}): AsyncIterable<string> {
-    const response = await this.post(this.body(input, options, true), options.signal);
-    if (response.body === null) throw new ChatApiError("BAD_RESPONSE", "the streamed reply has no body.");
-    const decoder = new TextDecoder();
-    let buffer = "";
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-      buffer += decoder.decode(chunk, { stream: true });
-      let end = buffer.indexOf("\n\n");
-      while (end >= 0) {
-        const event = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        for (const line of event.split("\n")) {
-          if (!line.startsWith("data:")) continue;
-          const data = line.slice(5).trim();
-          if (data === "[DONE]") return;
-          const delta = (JSON.parse(data) as { choices?: Array<{ delta?: { content?: string } }> }).choices?.[0]?.delta
-            ?.content;
-          if (delta) yield delta;
-        }
-        end = buffer.indexOf("\n\n");
-      }
-    }
+  stream(input: NpovInput, options: GenerateOptions = {}): AsyncIterable<string> {
+    return this.client.chatStream(this.request(input, options), options.signal);
+  }
+
+  /** Tokens, requests, cache hits and estimated cost so far. */
+  usage(): UsageReport {
+    return this.client.usage();
   }
 }

@@ -1,8 +1,26 @@
 /** The ROUGE detector as a generic {@link ErrorDetector} with evidence and features. */
-import { type ErrorDetector, type ErrorScores, type NpovInput, rankUncoveredArguments } from "@npov/core";
+import {
+  type ErrorDetector,
+  type ErrorScores,
+  type NpovInput,
+  rankUncoveredArguments,
+  type WordScores,
+} from "@npov/core";
 import { type RougeDetectorOptions, type RougeResult, rougeDetector } from "./detector.js";
 
-/** Example scores, evidence (uncovered arguments, unsupported words) and features of a ROUGE result. */
+/** Word-level scores of a ROUGE result: response words (0 or 1) and argument words (0 or 1). */
+export function rougeWordScores(r: RougeResult): WordScores {
+  return {
+    response: r.words.map((w) => ({ start: w.start, end: w.end, score: w.hallucination })),
+    arguments: r.perspectives.flatMap((p, k) =>
+      p.arguments.flatMap((a, j) =>
+        a.words.map((w) => ({ perspective: k, argument: j, start: w.start, end: w.end, score: w.coverage })),
+      ),
+    ),
+  };
+}
+
+/** Example scores, evidence (uncovered arguments, unsupported words), word maps and features of a ROUGE result. */
 export function rougeErrorScores(r: RougeResult): ErrorScores {
   const uncoveredArguments = rankUncoveredArguments(r.perspectives, (a) => 1 - a.recall);
   const unsupportedSpans = r.words
@@ -18,13 +36,20 @@ export function rougeErrorScores(r: RougeResult): ErrorScores {
     "rouge.uncoveredArguments": argRecalls.filter((x) => x < 0.5).length,
     "rouge.responseWords": r.words.length,
   };
-  return { hallucination: r.hallucination, coverage: r.coverage, uncoveredArguments, unsupportedSpans, features };
+  return {
+    hallucination: r.hallucination,
+    coverage: r.coverage,
+    uncoveredArguments,
+    unsupportedSpans,
+    features,
+    words: rougeWordScores(r),
+  };
 }
 
-/** ROUGE-1 (SPEC 2.1) as an ErrorDetector named "rouge". */
-export function rougeErrorDetector(options: RougeDetectorOptions = {}): ErrorDetector {
+/** ROUGE-1 (SPEC 2.1) as an ErrorDetector named `name` (default "rouge"). */
+export function rougeErrorDetector(options: RougeDetectorOptions = {}, name = "rouge"): ErrorDetector {
   return {
-    name: "rouge",
+    name,
     detect: (input: NpovInput, response: string) => rougeErrorScores(rougeDetector(input, response, options)),
   };
 }

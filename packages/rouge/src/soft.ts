@@ -290,6 +290,11 @@ export function softErrorDetector(matcher = new SoftMatcher()): ErrorDetector {
           .filter((w) => w.hallucination > 0)
           .map((w) => ({ text: w.text, start: w.start, end: w.end, score: w.hallucination })),
         features: { "soft.precision": r.precision, "soft.recall": r.recall },
+        // Soft ROUGE scores response words only (argument words have no per-word score).
+        words: {
+          response: r.words.map((w) => ({ start: w.start, end: w.end, score: w.hallucination })),
+          arguments: [],
+        },
       };
     },
   };

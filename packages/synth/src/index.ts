@@ -5,6 +5,7 @@
  */
 
 export * from "./ambiguous.js";
+export * from "./chatbot-style.js";
 export * from "./dataset.js";
 export * from "./errors.js";
 export { MEANING_SWAPS, REWORDINGS } from "./wording.js";

@@ -1,19 +1,38 @@
 import {
   loadEmbeddingModel,
-  loadGuardConfig,
   saveGuardConfig,
   saveSoftPrompt,
   saveStacked,
   trainStacked,
   tuneSoftPrompt,
 } from "@npov/classifier";
-import { type ErrorDetector, readExamples } from "@npov/core";
 import { calibrateThresholds } from "@npov/eval";
-import { rougeErrorDetector } from "@npov/rouge";
 import type { Command } from "commander";
-import { errorDetector, guardFromConfig, loadClassifier } from "../detectors.js";
+import {
+  addDetectorOptions,
+  cliDetector,
+  cliDetectors,
+  cliGuard,
+  DEFAULT_GUARD_METHOD,
+  finishDetectors,
+  METHOD_NAMES,
+  specFromOptions,
+} from "../detectors.js";
 import { progressBar } from "../progress.js";
-import { out, outJson, parseInteger, parseList, readExample, UsageError } from "../util.js";
+import {
+  checkModelOption,
+  out,
+  outJson,
+  parseInteger,
+  parseList,
+  readDataset,
+  readExample,
+  UsageError,
+  warn,
+} from "../util.js";
+
+/** Below this recall at the chosen threshold, calibrate-guard warns that the guard lets most errors through. */
+export const LOW_RECALL = 0.5;
 
 const num = (value: string, option: string) => {
   const n = Number(value);
@@ -42,10 +61,11 @@ export function registerClassifier(program: Command): void {
       const task = opts.task;
       if (task !== "coverage" && task !== "hallucination")
         throw new UsageError(`--task must be coverage or hallucination, got "${task}".`);
+      checkModelOption(opts.model as string, "--model");
       const em = await loadEmbeddingModel(opts.model as string);
       const bar = progressBar("tuning", " loss {loss} dev AUC {auc}");
       let auc = "-";
-      const result = await tuneSoftPrompt(em, readExamples(opts.train as string), readExamples(opts.dev as string), {
+      const result = await tuneSoftPrompt(em, readDataset(opts.train as string), readDataset(opts.dev as string), {
         task,
         steps: parseInteger(opts.steps as string, "--steps"),
         lr: num(opts.lr as string, "--lr"),
@@ -86,59 +106,53 @@ export function registerClassifier(program: Command): void {
     .requiredOption("--out <file>", "stacked model JSON to write")
     .action(async (opts: { train: string; methods: string; model?: string; out: string }) => {
       const methods = parseList(opts.methods, ["rouge", "classifier"] as const, "--methods");
-      const sources: ErrorDetector[] = [];
-      if (methods.includes("rouge")) sources.push(rougeErrorDetector());
-      if (methods.includes("classifier")) sources.push(await loadClassifier(opts.model));
-      const model = await trainStacked(sources, readExamples(opts.train));
+      const sources = await cliDetectors(methods, opts.model === undefined ? {} : { model: opts.model });
+      const model = await trainStacked(sources, readDataset(opts.train)).finally(() => finishDetectors(sources));
       saveStacked(opts.out, model);
       out(`stacked classifier over ${model.hallucination.features.length} features written to ${opts.out}`);
     });
 
-  program
-    .command("calibrate-guard")
-    .description(
-      "choose guard thresholds on a labelled dev set (target false-positive rate) and write the guard config",
-    )
-    .requiredOption("--data <file>", "labelled dev dataset JSONL")
-    .option("--method <name>", "rouge | soft | align | classifier | stacked | salience", "rouge")
-    .option("--model <path>", "model folder for model-based methods")
-    .option("--soft-prompt <file>", "soft prompt for the classifier")
-    .option("--stacked <file>", "stacked model JSON")
+  addDetectorOptions(
+    program
+      .command("calibrate-guard")
+      .description(
+        "choose guard thresholds on a labelled dev set (target false-positive rate) and write the guard config",
+      )
+      .requiredOption("--data <file>", "labelled dev dataset JSONL")
+      .option("--method <name>", `detector: ${METHOD_NAMES.join(" | ")}`, DEFAULT_GUARD_METHOD),
+  )
     .option("--target-fpr <x>", "largest tolerated false-positive rate per error type", "0.05")
     .requiredOption("--out <file>", "guard config JSON to write")
     .action(
-      async (opts: {
-        data: string;
-        method: string;
-        model?: string;
-        softPrompt?: string;
-        stacked?: string;
-        targetFpr: string;
-        out: string;
-      }) => {
+      async (opts: { data: string; method: string; targetFpr: string; out: string } & Record<string, unknown>) => {
         const target = num(opts.targetFpr, "--target-fpr");
-        const detector = await errorDetector(opts.method, opts);
+        const data = readDataset(opts.data);
+        const spec = { method: opts.method, ...specFromOptions(opts) };
+        const detector = await cliDetector(spec);
         const bar = progressBar("calibrating");
-        const c = await calibrateThresholds(readExamples(opts.data), detector, {
+        const c = await calibrateThresholds(data, detector, {
           rule: { rule: "fpr", target },
           onProgress: (d, t) => bar.update(d, t),
+        }).finally(() => {
+          bar.stop();
+          return finishDetectors([detector]);
         });
-        bar.stop();
-        const detectorSpec = {
-          method: opts.method,
-          ...(opts.model ? { model: opts.model } : {}),
-          ...(opts.softPrompt ? { softPrompt: opts.softPrompt } : {}),
-          ...(opts.stacked ? { stacked: opts.stacked } : {}),
-        };
         saveGuardConfig(opts.out, {
           format: "npov-guard/1",
-          detector: detectorSpec,
+          detector: spec,
           thresholds: c.thresholds,
           calibration: { rule: c.rule, data: opts.data, n: c.n, metrics: c.metrics },
         });
         out(
-          `thresholds: hallucination ${c.thresholds.hallucination.toFixed(4)} (recall ${c.metrics.hallucination.recall.toFixed(3)}, FPR ${c.metrics.hallucination.fpr.toFixed(3)}), coverage ${c.thresholds.coverage.toFixed(4)} (recall ${c.metrics.coverage.recall.toFixed(3)}, FPR ${c.metrics.coverage.fpr.toFixed(3)})\nguard config written to ${opts.out}`,
+          `thresholds (${opts.method}): hallucination ${c.thresholds.hallucination.toFixed(4)} (recall ${c.metrics.hallucination.recall.toFixed(3)}, FPR ${c.metrics.hallucination.fpr.toFixed(3)}), coverage ${c.thresholds.coverage.toFixed(4)} (recall ${c.metrics.coverage.recall.toFixed(3)}, FPR ${c.metrics.coverage.fpr.toFixed(3)})\nguard config written to ${opts.out}`,
         );
+        for (const t of ["hallucination", "coverage"] as const) {
+          const recall = c.metrics[t].recall;
+          if (recall < LOW_RECALL)
+            warn(
+              `at FPR <= ${target} the guard catches only ${(100 * recall).toFixed(0)}% of ${t} errors on ${opts.data} (recall ${recall.toFixed(3)} < ${LOW_RECALL}); raise --target-fpr or use a stronger --method (see npov eval).`,
+            );
+        }
       },
     );
 
@@ -149,7 +163,7 @@ export function registerClassifier(program: Command): void {
     .requiredOption("--input <file>", 'JSON file {"input": {...}, "response": "..."}')
     .option("--exit-code", "exit with 3 when the response is not allowed")
     .action(async (opts: { config: string; input: string; exitCode?: boolean }) => {
-      const guard = await guardFromConfig(loadGuardConfig(opts.config));
+      const guard = await cliGuard(opts.config);
       const example = readExample(opts.input);
       const verdict = await guard.check(example.input, example.response);
       outJson(verdict);

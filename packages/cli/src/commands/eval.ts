@@ -1,41 +1,10 @@
-import { createRng, readExamples, writeFileAtomic } from "@npov/core";
-import {
-  type Detector,
-  type EvaluationResult,
-  evaluate,
-  formatResultTable,
-  renderReport,
-  rougeEvalDetector,
-} from "@npov/eval";
+import { createRng, writeFileAtomic } from "@npov/core";
+import { type EvaluationResult, evaluate, formatResultTable, renderReport } from "@npov/eval";
 import { SLICES } from "@npov/synth";
 import type { Command } from "commander";
-import {
-  classifierEvalDetector,
-  loadClassifier,
-  loadSalience,
-  salienceEvalDetector,
-  softEvalDetector,
-} from "../detectors.js";
+import { addDetectorOptions, cliDetectors, finishDetectors, METHOD_NAMES, specFromOptions } from "../detectors.js";
 import { progressBar } from "../progress.js";
-import { out, outJson, parseInteger, parseList } from "../util.js";
-
-export const EVAL_METHODS = ["rouge", "soft", "align", "salience", "classifier"] as const;
-
-/** The detectors named by `--methods` (model-based ones load `model`). */
-export async function evalDetectors(
-  methods: readonly string[],
-  model?: string,
-  softPrompt?: string,
-): Promise<Detector[]> {
-  const detectors: Detector[] = [];
-  for (const m of methods) {
-    if (m === "rouge") detectors.push(rougeEvalDetector());
-    else if (m === "soft" || m === "align") detectors.push(softEvalDetector(m));
-    else if (m === "salience") detectors.push(salienceEvalDetector(await loadSalience(model)));
-    else if (m === "classifier") detectors.push(classifierEvalDetector(await loadClassifier(model, softPrompt)));
-  }
-  return detectors;
-}
+import { out, outJson, parseInteger, parseList, readDataset } from "../util.js";
 
 /** JSON form of an evaluation: the tables' numbers, curves and thresholds (per-example scores omitted). */
 export function evaluationJson(result: EvaluationResult) {
@@ -45,17 +14,18 @@ export function evaluationJson(result: EvaluationResult) {
     rows: result.rows,
     thresholds: result.thresholds,
     curves: result.curves,
+    sliceCurves: result.sliceCurves,
   };
 }
 
 export function registerEval(program: Command): void {
-  program
-    .command("eval")
-    .description("ROC AUC of detectors on a dataset, per slice and error type (a table like the paper's Table 1)")
-    .requiredOption("--data <file>", "dataset JSONL (from npov synth)")
-    .option("--methods <list>", `comma-separated detectors: ${EVAL_METHODS.join(", ")}`, "rouge")
-    .option("--model <path>", "model folder (or id) for model-based methods (salience, classifier)")
-    .option("--soft-prompt <file>", "soft prompt for the classifier")
+  addDetectorOptions(
+    program
+      .command("eval")
+      .description("ROC AUC of detectors on a dataset, per slice and error type (a table like the paper's Table 1)")
+      .requiredOption("--data <file>", "dataset: JSON Lines from npov synth (a JSON array of examples also works)")
+      .option("--methods <list>", `comma-separated detectors: ${METHOD_NAMES.join(", ")}`, "rouge"),
+  )
     .option("--limit <n>", "score only the first n examples (model-based methods are slow)")
     .option("--sample-per-slice <n>", "score a seeded random sample of n examples per slice")
     .option("--seed <n>", "seed of --sample-per-slice", "0")
@@ -63,20 +33,24 @@ export function registerEval(program: Command): void {
     .option("--bootstrap <n>", "bootstrap resamples for AUC intervals (0 = none)", "200")
     .option("--json", "machine-readable output")
     .action(
-      async (opts: {
-        data: string;
-        methods: string;
-        model?: string;
-        softPrompt?: string;
-        limit?: string;
-        samplePerSlice?: string;
-        seed: string;
-        report?: string;
-        bootstrap: string;
-        json?: boolean;
-      }) => {
-        const methods = parseList(opts.methods, EVAL_METHODS, "--methods");
-        const all = readExamples(opts.data);
+      async (
+        opts: {
+          data: string;
+          methods: string;
+          model?: string;
+          softPrompt?: string;
+          stacked?: string;
+          limit?: string;
+          samplePerSlice?: string;
+          seed: string;
+          report?: string;
+          bootstrap: string;
+          json?: boolean;
+        } & Record<string, unknown>,
+      ) => {
+        const methods = parseList(opts.methods, METHOD_NAMES, "--methods");
+        const resamples = parseInteger(opts.bootstrap, "--bootstrap");
+        const all = readDataset(opts.data);
         let dataset = opts.limit === undefined ? all : all.slice(0, parseInteger(opts.limit, "--limit"));
         if (opts.samplePerSlice !== undefined) {
           const n = parseInteger(opts.samplePerSlice, "--sample-per-slice");
@@ -89,16 +63,47 @@ export function registerEval(program: Command): void {
             ),
           );
         }
-        const resamples = Number(opts.bootstrap);
+        const detectors = await cliDetectors(methods, specFromOptions(opts));
         const bar = progressBar("scoring");
-        const result = await evaluate(dataset, await evalDetectors(methods, opts.model, opts.softPrompt), {
-          onProgress: (done, total) => bar.update(done, total),
-          bootstrap: resamples > 0 ? { resamples, seed: 0 } : false,
-          sliceOrder: SLICES,
-        });
-        bar.stop();
-        if (opts.report !== undefined)
-          writeFileAtomic(opts.report, renderReport(result, { title: `npov evaluation of ${opts.data}` }));
+        let result: EvaluationResult;
+        try {
+          result = await evaluate(dataset, detectors, {
+            onProgress: (done, total) => bar.update(done, total),
+            bootstrap: resamples > 0 ? { resamples, seed: 0 } : false,
+            sliceOrder: SLICES,
+          });
+        } finally {
+          bar.stop();
+          await finishDetectors(detectors);
+        }
+        if (opts.report !== undefined) {
+          const sample =
+            opts.samplePerSlice !== undefined
+              ? `seeded sample of ${opts.samplePerSlice} per slice (seed ${opts.seed})`
+              : opts.limit !== undefined
+                ? `first ${opts.limit}`
+                : "all";
+          writeFileAtomic(
+            opts.report,
+            renderReport(result, {
+              title: `npov evaluation of ${opts.data}`,
+              metadata: [
+                ["command", `npov ${process.argv.slice(2).join(" ")}`],
+                ["data", `${opts.data} (${all.length} examples)`],
+                ["scored", `${dataset.length} examples: ${sample}`],
+                ["methods", methods.join(", ")],
+                [
+                  "model",
+                  opts.model ?? "shipped defaults (models/npov-gen for salience, models/npov-cls for classifier)",
+                ],
+                ...(opts.softPrompt === undefined ? [] : [["soft prompt", opts.softPrompt] as [string, string]]),
+                ...(opts.stacked === undefined ? [] : [["stacked model", opts.stacked] as [string, string]]),
+                ["bootstrap", resamples > 0 ? `${resamples} resamples, seed 0, 95% intervals` : "none"],
+                ["date", new Date().toISOString()],
+              ],
+            }),
+          );
+        }
         if (opts.json) return outJson(evaluationJson(result));
         out("Example-level ROC AUC (rows: slices; columns: method x error type)");
         out(formatResultTable(result, "example"));

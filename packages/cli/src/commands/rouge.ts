@@ -1,7 +1,7 @@
 import { readTextFile } from "@npov/core";
 import { rougeN } from "@npov/rouge";
-import type { Command } from "commander";
-import { out, table, UsageError } from "../util.js";
+import { type Command, Option } from "commander";
+import { out, table, UsageError, warn } from "../util.js";
 
 function lines(file: string): string[] {
   const text = readTextFile(file);
@@ -17,7 +17,8 @@ export function registerRouge(program: Command): void {
     .requiredOption("--target <file>", "reference texts, one per line")
     .requiredOption("--prediction <file>", "predicted texts, one per line")
     .option("--tokenizer <name>", "default | rouge-score (Google's rouge-score tokenization)", "default")
-    .option("--no-stopwords", "keep stop words (required to reproduce rouge-score)")
+    .option("--keep-stopwords", "keep stop words (required to reproduce rouge-score; default: drop NLTK's)")
+    .addOption(new Option("--no-stopwords", "deprecated: use --keep-stopwords").hideHelp())
     .option("--no-stem", "do not Porter-stem")
     .option("--json", "one JSON object per line: {rouge1, rouge2}")
     .action(
@@ -25,10 +26,14 @@ export function registerRouge(program: Command): void {
         target: string;
         prediction: string;
         tokenizer: string;
+        keepStopwords?: boolean;
         stopwords: boolean;
         stem: boolean;
         json?: boolean;
       }) => {
+        // --no-stopwords used to mean "keep stop words" (commander's --no-X negates X): kept as an alias.
+        if (!opts.stopwords) warn("--no-stopwords is deprecated and means --keep-stopwords; use --keep-stopwords.");
+        const keepStopwords = opts.keepStopwords === true || !opts.stopwords;
         if (opts.tokenizer !== "default" && opts.tokenizer !== "rouge-score")
           throw new UsageError(`--tokenizer must be default or rouge-score, got "${opts.tokenizer}".`);
         const targets = lines(opts.target);
@@ -40,7 +45,7 @@ export function registerRouge(program: Command): void {
         const options = {
           tokenizer: opts.tokenizer,
           stem: opts.stem,
-          stopwords: opts.stopwords ? ("nltk" as const) : (false as const),
+          stopwords: keepStopwords ? (false as const) : ("nltk" as const),
         } as const;
         const scores = targets.map((target, i) => ({
           rouge1: rougeN(predictions[i] as string, target, { ...options, n: 1 }),

@@ -9,17 +9,26 @@ export function registerSalience(program: Command): void {
     .command("salience")
     .description("gradient x input salience of one example (SPEC 2.2), optionally as an HTML heatmap")
     .requiredOption("--input <file>", 'JSON file {"input": {...}, "response": "..."}')
-    .requiredOption("--model <path>", "model folder (or id) in the transformers.js layout")
+    .option(
+      "--model <path>",
+      "model folder (or hub id) in the transformers.js layout (default: the shipped models/npov-gen)",
+    )
     .option("--variant <name>", "grad-x-input | grad-norm", "grad-x-input")
     .option("--html <file>", "write the heatmap (argument words x response words) as a self-contained page")
     .option("--json", "machine-readable output")
-    .action(async (opts: { input: string; model: string; variant: string; html?: string; json?: boolean }) => {
+    .action(async (opts: { input: string; model?: string; variant: string; html?: string; json?: boolean }) => {
       const example = readExample(opts.input);
       const detector = await loadSalience(opts.model, opts.variant);
       const result = await detector.score(example.input, example.response);
       await detector.dispose();
       if (opts.html !== undefined)
-        writeFileAtomic(opts.html, renderSalienceHtml(result, { title: `salience: ${example.input.query}` }));
+        writeFileAtomic(
+          opts.html,
+          renderSalienceHtml(result, {
+            title: `salience: ${example.input.query}`,
+            ...(example.wordLabels === undefined ? {} : { gold: example.wordLabels }),
+          }),
+        );
       if (opts.json) return outJson(salienceJson(result));
       out(
         `hallucination ${result.hallucination.toFixed(3)}  coverage ${result.coverage.toFixed(3)}  (${result.words.arguments.length} argument words x ${result.words.response.length} response words)`,

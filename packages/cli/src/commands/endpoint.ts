@@ -1,0 +1,172 @@
+/**
+ * The endpoint detectors (endpoint-classifier, likert, attribution): their CLI options, their entries in
+ * the detector-method table (so check, eval and guard.json configs can name them), one shared LlmClient
+ * per endpoint, and the usage/cost line printed at the end of a run.
+ *
+ * A spec (CLI options or a guard.json `detector`) names the endpoint with `endpoint` (base URL) and the
+ * model with `endpointModel`, or `model` when no local model is involved:
+ * `{"method": "endpoint-classifier", "endpoint": "http://127.0.0.1:8000/v1", "model": "llama3.1",
+ *   "apiKeyEnv": "MY_KEY", "cacheDir": ".cache/llm", "samples": 5, "api": "chat"}`.
+ */
+
+import type { ErrorDetector } from "@npov/core";
+import {
+  AttributionJudge,
+  canonicalJson,
+  type EndpointApi,
+  EndpointClassifier,
+  formatUsage,
+  LIKERT_ATTRIBUTES,
+  type LikertAttribute,
+  LikertJudge,
+  LlmClient,
+  type PriceTable,
+} from "@npov/llm";
+import type { Command } from "commander";
+import { parseInteger, parseList, readJsonFile, UsageError } from "../util.js";
+
+/** Detector methods that call an OpenAI-compatible endpoint. */
+export const ENDPOINT_METHODS = ["endpoint-classifier", "likert", "attribution"] as const;
+export type EndpointMethod = (typeof ENDPOINT_METHODS)[number];
+
+export function isEndpointMethod(method: string): method is EndpointMethod {
+  return (ENDPOINT_METHODS as readonly string[]).includes(method);
+}
+
+/** The endpoint fields of a detector spec. */
+export interface EndpointSpec {
+  method?: string;
+  endpoint?: string;
+  endpointModel?: string;
+  model?: string;
+  apiKeyEnv?: string;
+  cacheDir?: string;
+  samples?: number;
+  topLogprobs?: number;
+  api?: EndpointApi;
+  seed?: number;
+  concurrency?: number;
+  attributes?: LikertAttribute[];
+  prices?: PriceTable;
+}
+
+/** The options {@link addEndpointOptions} adds (commander's camel-cased names, as strings). */
+export interface EndpointCliOptions {
+  endpoint?: string;
+  endpointModel?: string;
+  model?: string;
+  apiKeyEnv?: string;
+  cacheDir?: string;
+  samples?: string;
+  topLogprobs?: string;
+  api?: string;
+  endpointSeed?: string;
+  concurrency?: string;
+  prices?: string;
+  attributes?: string;
+}
+
+/** Add the endpoint options to a command. */
+export function addEndpointOptions(command: Command): Command {
+  return command
+    .option("--endpoint <url>", "OpenAI-compatible base URL for endpoint methods, e.g. http://127.0.0.1:8080/v1")
+    .option("--endpoint-model <name>", "the endpoint's model name (--model works too when no local model is involved)")
+    .option(
+      "--api-key-env <name>",
+      "environment variable holding the API key (default NPOV_API_KEY, then OPENAI_API_KEY)",
+    )
+    .option("--cache-dir <dir>", "cache endpoint responses here: a re-run is free and bit-identical")
+    .option(
+      "--samples <k>",
+      "endpoint-classifier/attribution: k sampled answers when logprobs are missing; likert: answers per item",
+    )
+    .option("--top-logprobs <k>", "alternatives per answer token (default 20 for chat, 5 for completions)")
+    .option("--api <kind>", "chat (default) or completions (raw prompts: what npov serve answers)", "chat")
+    .option("--endpoint-seed <n>", "first seed of sampled answers", "0")
+    .option("--concurrency <n>", "endpoint requests in flight at once", "4")
+    .option("--prices <file>", 'price table {"model": {"input": USD per 1M tokens, "output": ...}} for the cost line')
+    .option("--attributes <list>", `likert attributes: ${LIKERT_ATTRIBUTES.join(", ")}`, LIKERT_ATTRIBUTES.join(","));
+}
+
+/** Parse the CLI options into spec fields (only those given). */
+export function endpointSpec(opts: EndpointCliOptions): EndpointSpec {
+  const api = opts.api ?? "chat";
+  if (api !== "chat" && api !== "completions") throw new UsageError(`--api must be chat or completions, got "${api}".`);
+  return {
+    ...(opts.endpoint === undefined ? {} : { endpoint: opts.endpoint }),
+    ...(opts.endpointModel === undefined ? {} : { endpointModel: opts.endpointModel }),
+    ...(opts.apiKeyEnv === undefined ? {} : { apiKeyEnv: opts.apiKeyEnv }),
+    ...(opts.cacheDir === undefined ? {} : { cacheDir: opts.cacheDir }),
+    ...(opts.samples === undefined ? {} : { samples: parseInteger(opts.samples, "--samples") }),
+    ...(opts.topLogprobs === undefined ? {} : { topLogprobs: parseInteger(opts.topLogprobs, "--top-logprobs") }),
+    api,
+    seed: parseInteger(opts.endpointSeed ?? "0", "--endpoint-seed"),
+    concurrency: parseInteger(opts.concurrency ?? "4", "--concurrency"),
+    ...(opts.prices === undefined ? {} : { prices: readJsonFile(opts.prices) as PriceTable }),
+    attributes: parseList(opts.attributes ?? LIKERT_ATTRIBUTES.join(","), LIKERT_ATTRIBUTES, "--attributes"),
+  };
+}
+
+// One client per endpoint and settings, so the detectors of a run share its concurrency limit and usage.
+const clients = new Map<string, LlmClient>();
+
+/** The shared client of a spec. @throws UsageError when the endpoint or its model is missing */
+export function endpointClient(spec: EndpointSpec): LlmClient {
+  const method = spec.method ?? "endpoint methods";
+  if (spec.endpoint === undefined)
+    throw new UsageError(`${method} needs --endpoint URL (an OpenAI-compatible /v1 base URL).`);
+  const model = spec.endpointModel ?? spec.model;
+  if (model === undefined)
+    throw new UsageError(`${method} needs --endpoint-model NAME (the model the endpoint serves).`);
+  const options = {
+    baseURL: spec.endpoint,
+    model,
+    ...(spec.apiKeyEnv === undefined ? {} : { apiKeyEnv: spec.apiKeyEnv }),
+    ...(spec.cacheDir === undefined ? {} : { cacheDir: spec.cacheDir }),
+    ...(spec.concurrency === undefined ? {} : { concurrency: spec.concurrency }),
+    ...(spec.prices === undefined ? {} : { prices: spec.prices }),
+  };
+  const key = canonicalJson(options);
+  let client = clients.get(key);
+  if (client === undefined) {
+    client = new LlmClient(options);
+    clients.set(key, client);
+  }
+  return client;
+}
+
+/** The endpoint detector of a spec. */
+export function endpointDetector(method: EndpointMethod, spec: EndpointSpec): ErrorDetector {
+  const client = endpointClient({ ...spec, method });
+  const common = {
+    ...(spec.api === undefined ? {} : { api: spec.api }),
+    ...(spec.seed === undefined ? {} : { seed: spec.seed }),
+    ...(spec.samples === undefined ? {} : { samples: spec.samples }),
+  };
+  if (method === "likert")
+    return new LikertJudge(client, {
+      ...common,
+      ...(spec.attributes === undefined ? {} : { attributes: spec.attributes }),
+    });
+  const question = { ...common, ...(spec.topLogprobs === undefined ? {} : { topLogprobs: spec.topLogprobs }) };
+  return method === "attribution" ? new AttributionJudge(client, question) : new EndpointClassifier(client, question);
+}
+
+/** Entries for the detector-method table: `{...ENDPOINT_DETECTOR_METHODS}`. */
+export const ENDPOINT_DETECTOR_METHODS: Readonly<Record<EndpointMethod, (spec: object) => ErrorDetector>> = {
+  "endpoint-classifier": (spec) => endpointDetector("endpoint-classifier", spec as EndpointSpec),
+  likert: (spec) => endpointDetector("likert", spec as EndpointSpec),
+  attribution: (spec) => endpointDetector("attribution", spec as EndpointSpec),
+};
+
+/** Say on stderr what the endpoint calls of a run cost, once per endpoint (stdout stays machine-readable). */
+export function reportEndpointUsage(detectors: readonly ErrorDetector[]): void {
+  const seen = new Set<LlmClient>();
+  for (const d of detectors) {
+    const client = (d as { client?: unknown }).client;
+    if (client instanceof LlmClient && !seen.has(client)) {
+      seen.add(client);
+      process.stderr.write(`npov: ${formatUsage(client.usage())}\n`);
+    }
+  }
+}

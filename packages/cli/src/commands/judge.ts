@@ -1,0 +1,143 @@
+/**
+ * `npov judge`: the Likert judge (LLM evaluation) over a file of responses, with agreement against human
+ * ratings when the records carry them: `{"input": {...}, "response": "...", "ratings": {"neutrality": [4, 5, 4]}}`.
+ */
+import {
+  FileFormatError,
+  type FileIssue,
+  forEachJsonLine,
+  type NpovInput,
+  readTextFile,
+  validateInput,
+  validateResponse,
+} from "@npov/core";
+import {
+  formatUsage,
+  LIKERT_ATTRIBUTES,
+  type LikertAttribute,
+  LikertJudge,
+  type LikertRating,
+  parseLikert,
+} from "@npov/llm";
+import type { Command } from "commander";
+import { out, outJson, parseInteger, table } from "../util.js";
+import { addEndpointOptions, type EndpointCliOptions, endpointClient, endpointSpec } from "./endpoint.js";
+import { type RatedItem, type RatingAgreement, ratingAgreement } from "./judge-agreement.js";
+
+/** One record to rate. */
+export interface JudgeRecord {
+  input: NpovInput;
+  response: string;
+  /** Human ratings per attribute (any number of raters). */
+  ratings: Partial<Record<LikertAttribute, number[]>>;
+}
+
+/** Read records from JSON Lines or a JSON array. @throws FileFormatError listing every bad record */
+export function readJudgeRecords(file: string): JudgeRecord[] {
+  const text = readTextFile(file);
+  const issues: FileIssue[] = [];
+  const records: JudgeRecord[] = [];
+  const accept = (value: unknown, line: number | undefined) => {
+    const v = value as { input?: unknown; response?: unknown; ratings?: unknown };
+    try {
+      const ratings: JudgeRecord["ratings"] = {};
+      if (v.ratings !== undefined) {
+        if (v.ratings === null || typeof v.ratings !== "object") throw new Error("ratings must be an object");
+        for (const [attribute, list] of Object.entries(v.ratings)) {
+          if (!LIKERT_ATTRIBUTES.includes(attribute as LikertAttribute))
+            throw new Error(`ratings.${attribute}: unknown attribute (use ${LIKERT_ATTRIBUTES.join(", ")})`);
+          if (!Array.isArray(list) || !list.every((x) => typeof x === "number" && x >= 1 && x <= 5))
+            throw new Error(`ratings.${attribute} must be an array of numbers in [1, 5]`);
+          ratings[attribute as LikertAttribute] = list as number[];
+        }
+      }
+      records.push({
+        input: validateInput(v.input, "input"),
+        response: validateResponse(v.response, "response"),
+        ratings,
+      });
+    } catch (e) {
+      issues.push({ file, line, field: "", message: (e as Error).message });
+    }
+  };
+  if (text.trimStart().startsWith("[")) {
+    let array: unknown;
+    try {
+      array = JSON.parse(text);
+    } catch (e) {
+      throw new FileFormatError([
+        { file, line: undefined, field: "", message: `invalid JSON: ${(e as Error).message}` },
+      ]);
+    }
+    (array as unknown[]).forEach((value, k) => {
+      accept(value, k + 1);
+    });
+  } else forEachJsonLine(text, file, issues, accept);
+  if (issues.length > 0) throw new FileFormatError(issues);
+  if (records.length === 0)
+    throw new FileFormatError([{ file, line: undefined, field: "", message: "no records: the file is empty." }]);
+  return records;
+}
+
+export function registerJudge(program: Command): void {
+  addEndpointOptions(
+    program
+      .command("judge")
+      .description("rate responses 1-5 with an LLM (the Likert judge); agreement with human ratings when given")
+      .requiredOption("--data <file>", 'JSON Lines of {"input", "response", "ratings"?: {"neutrality": [4, 5]}}')
+      .option("--model <name>", "the endpoint's model name (same as --endpoint-model)")
+      .option("--limit <n>", "rate only the first n records")
+      .option("--json", "machine-readable output"),
+  ).action(async (opts: EndpointCliOptions & { data: string; limit?: string; json?: boolean }) => {
+    const all = readJudgeRecords(opts.data);
+    const records = opts.limit === undefined ? all : all.slice(0, parseInteger(opts.limit, "--limit"));
+    const spec = { ...endpointSpec(opts), ...(opts.model === undefined ? {} : { model: opts.model }), method: "judge" };
+    const attributes = spec.attributes ?? [...LIKERT_ATTRIBUTES];
+    const client = endpointClient(spec);
+    const judge = new LikertJudge(client, {
+      attributes,
+      ...(spec.api === undefined ? {} : { api: spec.api }),
+      ...(spec.seed === undefined ? {} : { seed: spec.seed }),
+      ...(spec.samples === undefined ? {} : { samples: spec.samples }),
+    });
+    const rated: LikertRating[][] = [];
+    for (const r of records) rated.push(await judge.rate(r.input, r.response));
+    const summary = attributes.map((attribute) => {
+      const per = rated.map((ratings) => ratings.find((x) => x.attribute === attribute)!);
+      const means = per.map((p) => p.mean).filter((m): m is number => m !== undefined);
+      const items: RatedItem[] = records.map((rec, k) => ({
+        // One value per sample, in sample order; an unreadable answer is a missing rating.
+        llm: per[k]!.answers.map(parseLikert),
+        human: rec.ratings[attribute] ?? [],
+      }));
+      const withHumans = items.filter((i) => i.human.length > 0).length;
+      let agreement: RatingAgreement | undefined;
+      if (withHumans >= 2) agreement = ratingAgreement(items);
+      return {
+        attribute,
+        items: records.length,
+        llmMean: means.length === 0 ? undefined : means.reduce((s, x) => s + x, 0) / means.length,
+        unparsed: per.reduce((s, p) => s + p.unparsed, 0),
+        answers: per.reduce((s, p) => s + p.answers.length, 0),
+        agreement,
+      };
+    });
+    process.stderr.write(`npov: ${formatUsage(client.usage())}\n`);
+    if (opts.json) return outJson({ attributes: summary, usage: client.usage() });
+    const f = (x: number | undefined) => (x === undefined ? "-" : x.toFixed(3));
+    out(
+      table(
+        ["attribute", "items", "LLM mean", "unparsed", "human mean", "alpha", "tau"],
+        summary.map((s) => [
+          s.attribute,
+          String(s.items),
+          f(s.llmMean),
+          `${s.unparsed}/${s.answers}`,
+          f(s.agreement?.humanMean),
+          f(s.agreement?.alphaLlmVsHuman),
+          f(s.agreement?.kendallTau),
+        ]),
+      ),
+    );
+  });
+}

@@ -1,0 +1,180 @@
+// The endpoint methods through the built CLI (packages/cli/dist/bin.js): `npov check` and `npov eval` against
+// a real `npov serve` process running stories260K, `npov judge` against a scripted endpoint, and the one-line
+// errors (busy port, missing --endpoint).
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { importLlama2c } from "@npov/autograd";
+import { type NpovInput, repoPath } from "@npov/core";
+import { EndpointClassifier, LlmClient } from "@npov/llm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chatReply, fakeEndpoint, userMessage } from "../../llm/test/helpers.js";
+
+const bin = fileURLToPath(new URL("../../cli/dist/bin.js", import.meta.url));
+const shared = fileURLToPath(new URL("../../../../shared/models/stories260K/", import.meta.url));
+const root = mkdtempSync(join(tmpdir(), "npov-endpoint-cli-"));
+const dir = join(root, "stories260K");
+importLlama2c(join(shared, "stories260K.bin"), join(shared, "tok512.bin"), dir);
+
+/** Run the CLI without blocking this process (an in-process endpoint must keep answering). */
+function npov(...args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [bin, ...args], { cwd: repoPath(), stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c) => {
+      stdout += c;
+    });
+    child.stderr.on("data", (c) => {
+      stderr += c;
+    });
+    child.on("exit", (code) => resolve({ status: code ?? -1, stdout, stderr }));
+  });
+}
+
+describe("endpoint methods in the CLI, against a real npov serve", () => {
+  let server: ChildProcess;
+  let base: string;
+  const example = repoPath("fixtures", "examples", "uniforms.json");
+  beforeAll(async () => {
+    server = spawn(process.execPath, [bin, "serve", "--generator", "local", "--model", dir, "--port", "0"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    base = await new Promise<string>((resolve, reject) => {
+      let stdout = "";
+      server.stdout!.on("data", (chunk) => {
+        stdout += chunk;
+        const m = / at (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout);
+        if (m) resolve(m[1] as string);
+      });
+      server.on("exit", (code) => reject(new Error(`npov serve exited with ${code}`)));
+    });
+  });
+  afterAll(async () => {
+    if (server.exitCode === null) {
+      const exited = new Promise((r) => server.once("exit", r));
+      server.kill("SIGTERM");
+      await exited;
+    }
+  });
+
+  const endpointArgs = () => [
+    "--endpoint",
+    `${base}/v1`,
+    "--endpoint-model",
+    "stories260K",
+    "--api",
+    "completions",
+    "--top-logprobs",
+    "512",
+  ];
+
+  it("npov check scores with the endpoint beside a local method, and prints usage on stderr", async () => {
+    const r = await npov(
+      "check",
+      "--input",
+      example,
+      "--methods",
+      "rouge,endpoint-classifier",
+      ...endpointArgs(),
+      "--json",
+    );
+    expect([r.status, r.stderr]).toEqual([0, expect.stringContaining("usage (stories260K): 2 requests (0 cached)")]);
+    const json = JSON.parse(r.stdout) as Record<string, { hallucination: number; coverage: number }>;
+    expect(Object.keys(json).sort()).toEqual(["endpoint-classifier", "rouge"]);
+    const { input, response } = JSON.parse(readFileSync(example, "utf8")) as { input: NpovInput; response: string };
+    const direct = await new EndpointClassifier(new LlmClient({ baseURL: `${base}/v1`, model: "stories260K" }), {
+      api: "completions",
+      topLogprobs: 512,
+    }).detect(input, response);
+    expect(json["endpoint-classifier"]).toMatchObject({
+      hallucination: direct.hallucination,
+      coverage: direct.coverage,
+    });
+  });
+
+  it("npov eval re-runs from the cache for free, with identical results", async () => {
+    const data = join(root, "data.jsonl");
+    const synth = await npov("synth", "--kb", "fixtures", "--split", "test", "--out", data);
+    expect(synth.status).toBe(0);
+    const cache = join(root, "cache");
+    const args = ["eval", "--data", data, "--limit", "3", "--methods", "endpoint-classifier", ...endpointArgs()];
+    const first = await npov(...args, "--cache-dir", cache, "--bootstrap", "0", "--json");
+    expect(first.status).toBe(0);
+    expect(first.stderr).toContain("usage (stories260K): 6 requests (0 cached)");
+    const second = await npov(...args, "--cache-dir", cache, "--bootstrap", "0", "--json");
+    expect(second.stderr).toContain("usage (stories260K): 0 requests (6 cached), 0 prompt + 0 completion tokens");
+    expect(second.stdout).toBe(first.stdout);
+  });
+
+  it("a busy port and a missing --endpoint are one-line errors with exit code 2", async () => {
+    const port = new URL(base).port;
+    const busy = await npov("serve", "--generator", "local", "--model", dir, "--port", port);
+    expect(busy.status).toBe(2);
+    expect(busy.stderr.trim().split("\n")).toEqual([
+      `npov: port ${port} on 127.0.0.1 is already in use: stop the other server or choose another --port (0 = any free port). [PORT_IN_USE]`,
+    ]);
+    const missing = await npov("check", "--input", example, "--methods", "endpoint-classifier");
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain("needs --endpoint URL");
+  });
+});
+
+describe("npov judge", () => {
+  it("rates records with the Likert judge and reports agreement with human ratings", async () => {
+    // Scripted endpoint: the rating is the number of "a" words in the response (1..4), whatever the seed.
+    const api = await fakeEndpoint((r) => {
+      const response = /Response:\n\n(.*)\n\n\(End of response\)/s.exec(userMessage(r))?.[1] ?? "";
+      const rating = response.split(" ").filter((w) => w === "a").length;
+      return { body: chatReply(`I would rate it ${rating} out of 5.`) };
+    });
+    try {
+      const input = {
+        topic: "zoos",
+        query: "Should zoos be abolished?",
+        perspectives: [
+          { label: "pro", arguments: [{ text: "Zoos confine animals." }] },
+          { label: "con", arguments: [{ text: "Zoos protect species." }] },
+        ],
+      };
+      // LLM ratings 1, 2, 3, 4; human means 1, 3, 2, 4 -> tau 2/3, alpha 0.825 (hand-computed in
+      // packages/llm/test/agreement.test.ts).
+      const humans = [[1], [3], [2], [4]];
+      const lines = [1, 2, 3, 4].map((k, i) =>
+        JSON.stringify({
+          input,
+          response: `Views differ. ${Array(k).fill("a").join(" ")} point.`,
+          ratings: { fluency: humans[i] },
+        }),
+      );
+      const data = join(root, "judge.jsonl");
+      writeFileSync(data, `${lines.join("\n")}\n`);
+      const r = await npov(
+        "judge",
+        "--data",
+        data,
+        "--endpoint",
+        api.url,
+        "--model",
+        "m",
+        "--attributes",
+        "fluency",
+        "--samples",
+        "2",
+        "--json",
+      );
+      expect([r.status, r.stderr]).toEqual([0, expect.stringContaining("usage (m): 8 requests")]);
+      const json = JSON.parse(r.stdout) as {
+        attributes: Array<{ attribute: string; llmMean: number; unparsed: number; agreement: Record<string, number> }>;
+      };
+      expect(json.attributes[0]).toMatchObject({ attribute: "fluency", llmMean: 2.5, unparsed: 0 });
+      expect(json.attributes[0]!.agreement.kendallTau).toBeCloseTo(2 / 3, 12);
+      expect(json.attributes[0]!.agreement.alphaLlmVsHuman).toBeCloseTo(0.825, 12);
+      expect(json.attributes[0]!.agreement.alphaLlmSamples).toBe(1);
+    } finally {
+      await api.close();
+    }
+  });
+});

@@ -1,0 +1,275 @@
+/**
+ * LlmClient: one client for every OpenAI-compatible endpoint (OpenAI, vLLM, llama.cpp's server, Ollama,
+ * LM Studio, `npov serve`), on the maintained `openai` SDK. The SDK does timeouts and retries (429, 5xx,
+ * network errors; it honours `Retry-After` and `retry-after-ms`); this class adds an API key from the
+ * environment, a concurrency limit, typed errors, a content-addressed on-disk cache and a usage/cost tally.
+ */
+import OpenAI, {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+  OpenAIError,
+} from "openai";
+import type {
+  ChatCompletion,
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionCreateParamsStreaming,
+} from "openai/resources/chat/completions";
+import type { Completion, CompletionCreateParamsNonStreaming } from "openai/resources/completions";
+import { ResponseCache } from "./cache.js";
+import { EndpointError } from "./errors.js";
+
+/** USD per million tokens, per model name; used only to estimate cost. */
+export type PriceTable = Record<string, { input: number; output: number }>;
+
+export interface LlmClientOptions {
+  /** The API root, e.g. `https://api.openai.com/v1` or `http://127.0.0.1:8080/v1`. */
+  baseURL: string;
+  /** The model name sent with every request. */
+  model: string;
+  /** An explicit API key (takes precedence over the environment). */
+  apiKey?: string;
+  /**
+   * Environment variable holding the key. Unset: `NPOV_API_KEY`, then `OPENAI_API_KEY`, then no key (local
+   * servers need none). Set: that variable must exist.
+   */
+  apiKeyEnv?: string;
+  /** Per-request timeout (default 60 s). */
+  timeoutMs?: number;
+  /** Retries on 408/409/429/5xx and network errors, honouring Retry-After (default 3). */
+  maxRetries?: number;
+  /** Requests in flight at once (default 4). */
+  concurrency?: number;
+  /** Folder of the response cache; unset = no cache. */
+  cacheDir?: string;
+  /** Prices for the cost estimate (default: none, cost unknown). */
+  prices?: PriceTable;
+  /** A fetch implementation (default: the global one). */
+  fetch?: typeof fetch;
+}
+
+/** Token usage and estimated cost of the requests a client made. */
+export interface UsageReport {
+  model: string;
+  /** Requests sent over the network (retries by the SDK not counted). */
+  requests: number;
+  /** Requests answered from the cache (free). */
+  cacheHits: number;
+  /** Prompt tokens of the network requests, as the endpoint reported them. */
+  promptTokens: number;
+  /** Completion tokens of the network requests. */
+  completionTokens: number;
+  /** Network responses that reported no `usage` (their tokens are missing from the totals). */
+  requestsWithoutUsage: number;
+  /** Estimated USD cost from the price table; undefined when the model has no price. */
+  costUsd: number | undefined;
+}
+
+/** A chat request without `model` (the client adds it). */
+export type ChatRequest = Omit<ChatCompletionCreateParamsNonStreaming, "model">;
+/** A completions request without `model`. */
+export type CompletionRequest = Omit<CompletionCreateParamsNonStreaming, "model">;
+
+/** The key a client uses: explicit, else the named variable, else NPOV_API_KEY / OPENAI_API_KEY, else none. */
+export function resolveApiKey(options: { apiKey?: string; apiKeyEnv?: string }): string | undefined {
+  if (options.apiKey !== undefined) return options.apiKey;
+  if (options.apiKeyEnv !== undefined) {
+    const value = process.env[options.apiKeyEnv];
+    if (value === undefined || value === "")
+      throw new EndpointError(
+        "MISSING_API_KEY",
+        `the environment variable ${options.apiKeyEnv} (named by apiKeyEnv / --api-key-env) is not set: export it, or drop the option for a server that needs no key.`,
+      );
+    return value;
+  }
+  const fallback = process.env.NPOV_API_KEY || process.env.OPENAI_API_KEY;
+  return fallback === "" ? undefined : fallback;
+}
+
+/** A counting semaphore: at most `limit` tasks run at once, the rest wait in FIFO order. */
+class Limiter {
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+  constructor(private readonly limit: number) {}
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.active++;
+    try {
+      return await task();
+    } finally {
+      this.active--;
+      this.waiting.shift()?.();
+    }
+  }
+}
+
+export class LlmClient {
+  readonly model: string;
+  readonly baseURL: string;
+  private readonly sdk: OpenAI;
+  private readonly limiter: Limiter;
+  private readonly cache: ResponseCache | undefined;
+  private readonly prices: PriceTable;
+  private readonly tally = { requests: 0, cacheHits: 0, promptTokens: 0, completionTokens: 0, withoutUsage: 0 };
+
+  constructor(options: LlmClientOptions) {
+    if (typeof options.baseURL !== "string" || !/^https?:\/\/[^/]/.test(options.baseURL))
+      throw new EndpointError(
+        "INVALID_BASE_URL",
+        `baseURL must be an http(s) URL such as http://127.0.0.1:8080/v1, got ${JSON.stringify(options.baseURL)}.`,
+      );
+    if (typeof options.model !== "string" || options.model.trim() === "")
+      throw new EndpointError("INVALID_MODEL", "model must name the endpoint's model (e.g. gpt-4o-mini).");
+    const positive = (name: string, value: number | undefined, min: number) => {
+      if (value !== undefined && !(Number.isInteger(value) && value >= min))
+        throw new EndpointError("INVALID_OPTION", `${name} must be an integer >= ${min}, got ${String(value)}.`);
+    };
+    positive("timeoutMs", options.timeoutMs, 1);
+    positive("maxRetries", options.maxRetries, 0);
+    positive("concurrency", options.concurrency, 1);
+    this.model = options.model;
+    this.baseURL = options.baseURL.replace(/\/+$/, "");
+    const apiKey = resolveApiKey(options);
+    this.sdk = new OpenAI({
+      baseURL: this.baseURL,
+      // The SDK insists on a key; without one the Authorization header is removed (local servers).
+      apiKey: apiKey ?? "none",
+      ...(apiKey === undefined ? { defaultHeaders: { Authorization: null } } : {}),
+      timeout: options.timeoutMs ?? 60_000,
+      maxRetries: options.maxRetries ?? 3,
+      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    });
+    this.limiter = new Limiter(options.concurrency ?? 4);
+    this.cache = options.cacheDir === undefined ? undefined : new ResponseCache(options.cacheDir);
+    this.prices = options.prices ?? {};
+  }
+
+  /** A chat completion (`POST /chat/completions`), from the cache when stored. */
+  async chat(request: ChatRequest, signal?: AbortSignal): Promise<ChatCompletion> {
+    const body = { ...request, model: this.model, stream: false as const };
+    const response = await this.cached("chat.completions", body, () =>
+      this.sdk.chat.completions.create(body, signal === undefined ? {} : { signal }),
+    );
+    if (!Array.isArray((response as ChatCompletion)?.choices))
+      throw new EndpointError("BAD_RESPONSE", `the chat reply from ${this.baseURL} has no choices array.`);
+    return response as ChatCompletion;
+  }
+
+  /** A text completion (`POST /completions`), from the cache when stored. */
+  async complete(request: CompletionRequest, signal?: AbortSignal): Promise<Completion> {
+    const body = { ...request, model: this.model, stream: false as const };
+    const response = await this.cached("completions", body, () =>
+      this.sdk.completions.create(body, signal === undefined ? {} : { signal }),
+    );
+    if (!Array.isArray((response as Completion)?.choices))
+      throw new EndpointError("BAD_RESPONSE", `the completion from ${this.baseURL} has no choices array.`);
+    return response as Completion;
+  }
+
+  /** Streamed chat content deltas (never cached: streams are for people watching, not for evaluation). */
+  async *chatStream(
+    request: Omit<ChatCompletionCreateParamsStreaming, "model" | "stream">,
+    signal?: AbortSignal,
+  ): AsyncIterable<string> {
+    const body = { ...request, model: this.model, stream: true as const };
+    const stream = await this.limiter.run(() =>
+      this.call(() => this.sdk.chat.completions.create(body, signal === undefined ? {} : { signal })),
+    );
+    this.tally.requests++;
+    this.tally.withoutUsage++;
+    try {
+      for await (const chunk of stream) {
+        const delta = chunk.choices?.[0]?.delta?.content;
+        if (delta) yield delta;
+      }
+    } catch (error) {
+      throw this.translate(error);
+    }
+  }
+
+  /** Usage so far: requests, cache hits, tokens, and estimated cost. */
+  usage(): UsageReport {
+    const price = this.prices[this.model];
+    return {
+      model: this.model,
+      requests: this.tally.requests,
+      cacheHits: this.tally.cacheHits,
+      promptTokens: this.tally.promptTokens,
+      completionTokens: this.tally.completionTokens,
+      requestsWithoutUsage: this.tally.withoutUsage,
+      costUsd:
+        price === undefined
+          ? undefined
+          : (this.tally.promptTokens * price.input + this.tally.completionTokens * price.output) / 1e6,
+    };
+  }
+
+  private async cached(api: string, body: object, send: () => Promise<unknown>): Promise<unknown> {
+    const key = { api, baseURL: this.baseURL, body };
+    const hit = this.cache?.get(key);
+    if (hit !== undefined) {
+      this.tally.cacheHits++;
+      return hit;
+    }
+    const response = await this.limiter.run(() => this.call(send));
+    this.tally.requests++;
+    const usage = (response as { usage?: { prompt_tokens?: unknown; completion_tokens?: unknown } | null }).usage;
+    if (usage && typeof usage.prompt_tokens === "number" && typeof usage.completion_tokens === "number") {
+      this.tally.promptTokens += usage.prompt_tokens;
+      this.tally.completionTokens += usage.completion_tokens;
+    } else this.tally.withoutUsage++;
+    // Round-trip through JSON so a fresh answer and a cached one are the same plain object.
+    const plain = JSON.parse(JSON.stringify(response)) as unknown;
+    this.cache?.set(key, plain);
+    return plain;
+  }
+
+  private async call<T>(send: () => Promise<T>): Promise<T> {
+    try {
+      return await send();
+    } catch (error) {
+      throw this.translate(error);
+    }
+  }
+
+  /** SDK errors -> EndpointError with a stable code. */
+  private translate(error: unknown): unknown {
+    if (error instanceof EndpointError) return error;
+    if (error instanceof APIUserAbortError)
+      return new EndpointError("ABORTED", "the request was aborted.", { cause: error });
+    if (error instanceof APIConnectionTimeoutError)
+      return new EndpointError("TIMEOUT", `no answer from ${this.baseURL} in time (after retries).`, { cause: error });
+    if (error instanceof APIConnectionError)
+      return new EndpointError(
+        "NETWORK",
+        `cannot reach ${this.baseURL}: ${describeCause(error)}. Is the server running?`,
+        { cause: error },
+      );
+    if (error instanceof APIError && typeof error.status === "number") {
+      const retryable = error.status === 408 || error.status === 409 || error.status === 429 || error.status >= 500;
+      return new EndpointError(
+        retryable ? "RETRIES_EXHAUSTED" : "HTTP_ERROR",
+        `${error.status} from ${this.baseURL}${retryable ? " (after all retries)" : ""}: ${String(error.message).slice(0, 300)}`,
+        { status: error.status, cause: error },
+      );
+    }
+    if (error instanceof OpenAIError)
+      return new EndpointError("SDK_ERROR", `the openai SDK refused the request: ${error.message}`, { cause: error });
+    return error;
+  }
+}
+
+function describeCause(error: Error): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  return cause?.code ?? cause?.message ?? error.message;
+}
+
+/** One line for a CLI: `usage: 12 requests (3 cached), 4,210 prompt + 36 completion tokens, est. $0.0007`. */
+export function formatUsage(report: UsageReport): string {
+  const n = (x: number) => x.toLocaleString("en-US");
+  const cost =
+    report.costUsd === undefined ? "cost unknown (no price for this model)" : `est. $${report.costUsd.toFixed(4)}`;
+  const missing = report.requestsWithoutUsage > 0 ? `, ${report.requestsWithoutUsage} without usage` : "";
+  return `usage (${report.model}): ${n(report.requests)} requests (${n(report.cacheHits)} cached), ${n(report.promptTokens)} prompt + ${n(report.completionTokens)} completion tokens${missing}, ${cost}`;
+}

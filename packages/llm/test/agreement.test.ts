@@ -1,0 +1,34 @@
+// Agreement of the Likert judge with human raters (computed in the CLI, which may depend on @npov/eval).
+import { describe, expect, it } from "vitest";
+import { ratingAgreement } from "../../cli/src/commands/judge-agreement.js";
+
+describe("ratingAgreement", () => {
+  it("matches hand-computed Krippendorff's alpha (interval) and Kendall's tau-b", () => {
+    // Per-item means: LLM [1, 2, 3, 4], humans [1, 3, 2, 4].
+    // tau: 6 pairs, one discordant (items 2 and 3) -> (5 - 1) / 6 = 2/3.
+    // alpha: 8 pooled values {1,1,2,3,3,2,4,4}; D_o = (2 + 2) / 8 = 0.5 (units 2 and 3 differ by 1, both
+    // orders); D_e = (2 * 8 * 60 - 2 * 20^2) / (8 * 7) = 160 / 56; alpha = 1 - 0.5 / (160 / 56) = 0.825.
+    const r = ratingAgreement([
+      { llm: [1, 1, undefined], human: [1, 1] },
+      { llm: [2, 2, 2], human: [3, 3] },
+      { llm: [3, 3, 3], human: [2, 2] },
+      { llm: [4, 4, 4], human: [4, 4] },
+    ]);
+    expect(r.items).toBe(4);
+    expect(r.kendallTau).toBeCloseTo(2 / 3, 12);
+    expect(r.alphaLlmVsHuman).toBeCloseTo(0.825, 12);
+    // The samples agree perfectly wherever two or more are readable.
+    expect(r.alphaLlmSamples).toBe(1);
+    expect(r.llmMean).toBe(2.5);
+    expect(r.humanMean).toBe(2.5);
+  });
+
+  it("is a typed error with fewer than two items rated by both", () => {
+    expect(() =>
+      ratingAgreement([
+        { llm: [undefined], human: [3] },
+        { llm: [2], human: [2] },
+      ]),
+    ).toThrow(expect.objectContaining({ code: "INVALID_VALUE" }));
+  });
+});

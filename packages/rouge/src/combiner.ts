@@ -1,0 +1,286 @@
+/**
+ * The learned combiner of the support detector: one L2-regularized logistic regression per error type over
+ * the alignment features ({@link supportFeatures}), fitted by Newton's method (iteratively reweighted least
+ * squares) from a seeded initialization, so the same data and seed give bit-identical weights. Outputs are
+ * probabilities; {@link calibrationReport} measures how well calibrated they are (Brier score, reliability).
+ */
+import { existsSync } from "node:fs";
+import { createRng, FileFormatError, InvalidValueError, repoPath, writeFileAtomic } from "@npov/core";
+import { readJsonFile } from "./specificity.js";
+
+/** One logistic model over standardized features. */
+export interface LogisticModel {
+  features: string[];
+  mean: number[];
+  std: number[];
+  weights: number[];
+  bias: number;
+}
+
+/** The stored combiner (`models/npov-support/combiner.json`). */
+export interface SupportCombiner {
+  format: "npov-support-combiner/1";
+  hallucination: LogisticModel;
+  coverage: LogisticModel;
+  /** Provenance: seed, data, command, calibration. */
+  meta?: Record<string, unknown>;
+}
+
+/** Features each model reads. */
+export const HALLUCINATION_FEATURES: readonly string[] = [
+  "support.minSupport",
+  "support.secondMinSupport",
+  "support.meanSupport",
+  "support.maxUnsupportedMass",
+  "support.secondUnsupportedMass",
+  "support.totalUnsupportedMass",
+  "support.minBestArgument",
+  "support.precision",
+  "support.maxTopicalUnsupportedMass",
+  "support.minTopicalSupport",
+  "support.unsupportedNames",
+  "support.orphans",
+  "support.maxOrphanMass",
+  "support.minOrphanSupport",
+  "support.argumentSentences",
+  "support.framingSentences",
+  "support.arguments",
+  "support.extraSentences",
+];
+export const COVERAGE_FEATURES: readonly string[] = [
+  "support.minCoverage",
+  "support.secondMinCoverage",
+  "support.meanCoverage",
+  "support.minLocalCoverage",
+  "support.secondMinLocalCoverage",
+  "support.meanLocalCoverage",
+  "support.maxPerspectiveMinCoverage",
+  "support.minAssignedCoverage",
+  "support.unclaimedArguments",
+  "support.minClaim",
+  "support.argumentSentences",
+  "support.arguments",
+  "support.extraSentences",
+];
+
+const sigmoid = (z: number) => (z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z)));
+
+function feature(features: Record<string, number>, name: string): number {
+  const v = features[name];
+  if (v === undefined || !Number.isFinite(v))
+    throw new InvalidValueError(`features.${name}`, "missing or not finite; compute features with supportFeatures.");
+  return v;
+}
+
+/** Probability of an error under one model. */
+export function predictLogistic(model: LogisticModel, features: Record<string, number>): number {
+  let z = model.bias;
+  model.features.forEach((name, i) => {
+    z +=
+      (model.weights[i] as number) * ((feature(features, name) - (model.mean[i] as number)) / (model.std[i] as number));
+  });
+  return sigmoid(z);
+}
+
+/** Both probabilities. */
+export function applyCombiner(
+  combiner: SupportCombiner,
+  features: Record<string, number>,
+): { hallucination: number; coverage: number } {
+  return {
+    hallucination: predictLogistic(combiner.hallucination, features),
+    coverage: predictLogistic(combiner.coverage, features),
+  };
+}
+
+/** Solve the symmetric positive-definite system A x = b (Cholesky); A row-major n x n. */
+function solve(a: Float64Array, b: Float64Array, n: number): Float64Array {
+  const l = new Float64Array(n * n);
+  for (let i = 0; i < n; i++)
+    for (let j = 0; j <= i; j++) {
+      let s = a[i * n + j] as number;
+      for (let k = 0; k < j; k++) s -= (l[i * n + k] as number) * (l[j * n + k] as number);
+      l[i * n + j] = i === j ? Math.sqrt(Math.max(s, 1e-12)) : s / (l[j * n + j] as number);
+    }
+  const y = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    let s = b[i] as number;
+    for (let k = 0; k < i; k++) s -= (l[i * n + k] as number) * (y[k] as number);
+    y[i] = s / (l[i * n + i] as number);
+  }
+  const x = new Float64Array(n);
+  for (let i = n - 1; i >= 0; i--) {
+    let s = y[i] as number;
+    for (let k = i + 1; k < n; k++) s -= (l[k * n + i] as number) * (x[k] as number);
+    x[i] = s / (l[i * n + i] as number);
+  }
+  return x;
+}
+
+/** Options of {@link fitLogistic}. */
+export interface FitOptions {
+  /** L2 penalty on the weights (not the bias; default 1). */
+  l2?: number;
+  /** Newton iterations (default 25). */
+  iterations?: number;
+  seed?: number;
+  /** Per-row weights (default 1 each), e.g. to balance hand-labelled rows against synthetic ones. */
+  weights?: readonly number[];
+}
+
+/**
+ * Fit a logistic regression of `labels` on the named features of `rows`.
+ * @throws InvalidValueError when there are no rows, one class only, or a feature is missing
+ */
+export function fitLogistic(
+  rows: ReadonlyArray<Record<string, number>>,
+  labels: readonly boolean[],
+  names: readonly string[],
+  options: FitOptions = {},
+): LogisticModel {
+  if (rows.length === 0 || rows.length !== labels.length)
+    throw new InvalidValueError("rows", "need one label per row and at least one row.");
+  if (labels.every((l) => l) || labels.every((l) => !l))
+    throw new InvalidValueError("labels", "need both error and error-free examples to fit a combiner.");
+  const d = names.length;
+  const n = rows.length;
+  const rowWeights = options.weights ?? rows.map(() => 1);
+  if (rowWeights.length !== n || rowWeights.some((w) => !(w >= 0) || !Number.isFinite(w)))
+    throw new InvalidValueError("weights", "need one finite weight >= 0 per row.");
+  const raw = rows.map((r) => names.map((name) => feature(r, name)));
+  const mean = names.map((_, i) => raw.reduce((s, x) => s + (x[i] as number), 0) / n);
+  const std = names.map((_, i) => {
+    const v = raw.reduce((s, x) => s + ((x[i] as number) - (mean[i] as number)) ** 2, 0) / n;
+    return Math.sqrt(v) > 1e-9 ? Math.sqrt(v) : 1;
+  });
+  const x = raw.map((r) => r.map((v, i) => (v - (mean[i] as number)) / (std[i] as number)));
+  const l2 = options.l2 ?? 1;
+  const rng = createRng(options.seed ?? 0);
+  // Parameters: d weights then the bias; a small seeded start (Newton converges from anywhere here).
+  const theta = Float64Array.from({ length: d + 1 }, () => (rng.next() - 0.5) * 0.01);
+  const m = d + 1;
+  for (let it = 0; it < (options.iterations ?? 25); it++) {
+    const grad = new Float64Array(m);
+    const hess = new Float64Array(m * m);
+    for (let r = 0; r < n; r++) {
+      const xr = x[r] as number[];
+      let z = theta[d] as number;
+      for (let i = 0; i < d; i++) z += (theta[i] as number) * (xr[i] as number);
+      const p = sigmoid(z);
+      const rw = rowWeights[r] as number;
+      const g = rw * (p - (labels[r] ? 1 : 0));
+      const w = rw * Math.max(p * (1 - p), 1e-9);
+      for (let i = 0; i < m; i++) {
+        const xi = i === d ? 1 : (xr[i] as number);
+        grad[i] = (grad[i] as number) + g * xi;
+        for (let j = 0; j <= i; j++) {
+          const xj = j === d ? 1 : (xr[j] as number);
+          hess[i * m + j] = (hess[i * m + j] as number) + w * xi * xj;
+        }
+      }
+    }
+    for (let i = 0; i < d; i++) {
+      grad[i] = (grad[i] as number) + l2 * (theta[i] as number);
+      hess[i * m + i] = (hess[i * m + i] as number) + l2;
+    }
+    for (let i = 0; i < m; i++) for (let j = 0; j < i; j++) hess[j * m + i] = hess[i * m + j] as number;
+    const step = solve(hess, grad, m);
+    let size = 0;
+    for (let i = 0; i < m; i++) {
+      theta[i] = (theta[i] as number) - (step[i] as number);
+      size = Math.max(size, Math.abs(step[i] as number));
+    }
+    if (size < 1e-10) break;
+  }
+  return { features: [...names], mean, std, weights: Array.from(theta.subarray(0, d)), bias: theta[d] as number };
+}
+
+/** Brier score and a 10-bin reliability table of probabilities against outcomes. */
+export interface CalibrationReport {
+  n: number;
+  brier: number;
+  /** Per bin of predicted probability: [lower, upper), count, mean prediction, observed error rate. */
+  bins: Array<{ lower: number; upper: number; count: number; predicted: number; observed: number }>;
+  /** Expected calibration error: count-weighted |predicted - observed|. */
+  ece: number;
+}
+
+/** Calibration of `probabilities` against `labels`. */
+export function calibrationReport(
+  probabilities: readonly number[],
+  labels: readonly boolean[],
+  bins = 10,
+): CalibrationReport {
+  const n = probabilities.length;
+  const brier = n === 0 ? 0 : probabilities.reduce((s, p, i) => s + (p - (labels[i] ? 1 : 0)) ** 2, 0) / n;
+  const table = Array.from({ length: bins }, (_, b) => ({
+    lower: b / bins,
+    upper: (b + 1) / bins,
+    count: 0,
+    predicted: 0,
+    observed: 0,
+  }));
+  probabilities.forEach((p, i) => {
+    const row = table[Math.min(bins - 1, Math.floor(p * bins))] as (typeof table)[number];
+    row.count++;
+    row.predicted += p;
+    row.observed += labels[i] ? 1 : 0;
+  });
+  let ece = 0;
+  for (const row of table)
+    if (row.count > 0) {
+      row.predicted /= row.count;
+      row.observed /= row.count;
+      ece += (row.count / Math.max(1, n)) * Math.abs(row.predicted - row.observed);
+    }
+  return { n, brier, bins: table, ece };
+}
+
+const FORMAT = "npov-support-combiner/1";
+
+/** Save a combiner as JSON, atomically. */
+export function saveSupportCombiner(file: string, combiner: SupportCombiner): void {
+  writeFileAtomic(file, `${JSON.stringify(combiner, null, 1)}\n`);
+}
+
+function checkModel(m: unknown, file: string, field: string): LogisticModel {
+  const x = m as Partial<LogisticModel> | undefined;
+  const ok =
+    x !== undefined &&
+    Array.isArray(x.features) &&
+    Array.isArray(x.mean) &&
+    Array.isArray(x.std) &&
+    Array.isArray(x.weights) &&
+    typeof x.bias === "number" &&
+    x.mean.length === x.features.length &&
+    x.std.length === x.features.length &&
+    x.weights.length === x.features.length;
+  if (!ok)
+    throw new FileFormatError([
+      { file, line: undefined, field, message: "expected features, mean, std, weights and bias of one length" },
+    ]);
+  return x as LogisticModel;
+}
+
+/** Load a combiner saved by {@link saveSupportCombiner}. @throws FileReadError, FileFormatError */
+export function loadSupportCombiner(file: string): SupportCombiner {
+  const raw = (readJsonFile(file) ?? {}) as Partial<SupportCombiner>;
+  if (raw.format !== FORMAT)
+    throw new FileFormatError([{ file, line: undefined, field: "format", message: `expected "${FORMAT}"` }]);
+  return {
+    format: FORMAT,
+    hallucination: checkModel(raw.hallucination, file, "hallucination"),
+    coverage: checkModel(raw.coverage, file, "coverage"),
+    ...(raw.meta === undefined ? {} : { meta: raw.meta }),
+  };
+}
+
+let shipped: SupportCombiner | null | undefined;
+/** The shipped combiner (models/npov-support/combiner.json), or undefined when absent. */
+export function defaultSupportCombiner(): SupportCombiner | undefined {
+  if (shipped === undefined) {
+    const file = repoPath("models", "npov-support", "combiner.json");
+    shipped = existsSync(file) ? loadSupportCombiner(file) : null;
+  }
+  return shipped ?? undefined;
+}

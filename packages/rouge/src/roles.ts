@@ -1,0 +1,308 @@
+/**
+ * Sentence roles. A response sentence is a **framing** sentence (an opening that reframes the question, a
+ * discourse sentence such as "Critics raise several objections.", a closing) when it carries no content
+ * beyond the query, the topic and discourse words: its remaining words, weighted by specificity, add up to
+ * less than a threshold and are not supported by the arguments. Every other sentence is an **argument**
+ * sentence, and only those are scored for hallucination.
+ */
+import { porterStem, type Term } from "@npov/core";
+
+/**
+ * Words of discourse about a debate rather than of an argument in it: who argues, how, in what order, and
+ * words of framing ("complex", "values", "trade-offs", "weigh"). Plain words; matched by stem.
+ */
+export const DISCOURSE_WORDS: readonly string[] = [
+  "accept",
+  "acknowledge",
+  "add",
+  "addition",
+  "additionally",
+  "address",
+  "admittedly",
+  "advocate",
+  "advocates",
+  "affirm",
+  "agree",
+  "also",
+  "alternatively",
+  "although",
+  "another",
+  "answer",
+  "approach",
+  "argue",
+  "argument",
+  "aspect",
+  "assert",
+  "back",
+  "balance",
+  "basically",
+  "believe",
+  "broad",
+  "broadly",
+  "camp",
+  "camps",
+  "case",
+  "cite",
+  "claim",
+  "clear",
+  "come",
+  "compelling",
+  "complex",
+  "concede",
+  "concern",
+  "conclude",
+  "conclusion",
+  "consensus",
+  "consider",
+  "consideration",
+  "contend",
+  "contest",
+  "contested",
+  "context",
+  "contrary",
+  "contrast",
+  "controversial",
+  "controversy",
+  "conversation",
+  "core",
+  "counter",
+  "couple",
+  "critic",
+  "critics",
+  "debate",
+  "debated",
+  "decide",
+  "depend",
+  "depends",
+  "differ",
+  "different",
+  "differently",
+  "dimension",
+  "disagree",
+  "disagreement",
+  "discuss",
+  "discussion",
+  "dispute",
+  "divide",
+  "divided",
+  "down",
+  "emphasise",
+  "emphasize",
+  "end",
+  "especially",
+  "example",
+  "explain",
+  "express",
+  "factor",
+  "favor",
+  "favour",
+  "few",
+  "final",
+  "finally",
+  "find",
+  "first",
+  "focus",
+  "follow",
+  "following",
+  "frame",
+  "framing",
+  "fundamental",
+  "fundamentally",
+  "furthermore",
+  "generally",
+  "genuine",
+  "genuinely",
+  "give",
+  "go",
+  "highlight",
+  "however",
+  "idea",
+  "important",
+  "include",
+  "including",
+  "indeed",
+  "insist",
+  "instance",
+  "involve",
+  "issue",
+  "key",
+  "kind",
+  "land",
+  "largely",
+  "last",
+  "least",
+  "like",
+  "likewise",
+  "look",
+  "main",
+  "mainly",
+  "make",
+  "maintain",
+  "major",
+  "many",
+  "matter",
+  "matters",
+  "maybe",
+  "meanwhile",
+  "mention",
+  "moreover",
+  "much",
+  "nevertheless",
+  "next",
+  "note",
+  "notice",
+  "number",
+  "object",
+  "objection",
+  "observe",
+  "offer",
+  "often",
+  "one",
+  "ongoing",
+  "open",
+  "opponent",
+  "opponents",
+  "oppose",
+  "opposite",
+  "other",
+  "others",
+  "overall",
+  "particular",
+  "particularly",
+  "perhaps",
+  "perspective",
+  "persuasive",
+  "point",
+  "position",
+  "prefer",
+  "present",
+  "primarily",
+  "prioritise",
+  "prioritize",
+  "priority",
+  "pro",
+  "proponent",
+  "proponents",
+  "push",
+  "question",
+  "quite",
+  "raise",
+  "range",
+  "rather",
+  "reason",
+  "reasonable",
+  "recognize",
+  "regard",
+  "remain",
+  "reply",
+  "respond",
+  "rest",
+  "said",
+  "say",
+  "sceptic",
+  "second",
+  "see",
+  "seem",
+  "seriously",
+  "several",
+  "side",
+  "sides",
+  "simple",
+  "simply",
+  "skeptic",
+  "skeptics",
+  "sort",
+  "stance",
+  "stand",
+  "start",
+  "still",
+  "stress",
+  "strongest",
+  "suggest",
+  "summary",
+  "support",
+  "supporter",
+  "supporters",
+  "sure",
+  "take",
+  "tend",
+  "theme",
+  "thing",
+  "things",
+  "think",
+  "third",
+  "though",
+  "thoughtful",
+  "thus",
+  "topic",
+  "touch",
+  "trade",
+  "tradeoff",
+  "turn",
+  "typically",
+  "ultimately",
+  "underlying",
+  "usually",
+  "value",
+  "values",
+  "various",
+  "view",
+  "viewpoint",
+  "views",
+  "voice",
+  "way",
+  "ways",
+  "weigh",
+  "whether",
+  "widely",
+  "worth",
+  "yes",
+  "yet",
+];
+
+const DISCOURSE = new Set(DISCOURSE_WORDS.map((w) => porterStem(w)));
+
+/** True when a term is a discourse word (see {@link DISCOURSE_WORDS}). */
+export function isDiscourseTerm(term: Term): boolean {
+  return DISCOURSE.has(term.term);
+}
+
+/** The role of a response sentence. */
+export type SentenceRole = "framing" | "argument";
+
+/** Options of {@link sentenceRole}. */
+export interface RoleOptions {
+  /** Specificity mass of the non-discourse, unsupported words above which a sentence argues (default 0.6). */
+  threshold?: number;
+  /** The sentence is the response's first or last (of three or more). */
+  edge?: boolean;
+  /** Specificity-weighted support an edge sentence needs to count as an argument (default 0.75). */
+  edgeSupport?: number;
+}
+
+/**
+ * The role of a sentence from its content words, each with its specificity `weight`, its `support` in the
+ * arguments and whether it is a query/topic word: a sentence whose words other than discourse, query and
+ * topic words weigh less than `threshold` in all is framing; so is an opening or closing (`edge`) whose
+ * words are not mostly supported; any other sentence argues.
+ */
+export function sentenceRole(
+  words: ReadonlyArray<{ term: Term; weight: number; inQuery: boolean; support: number }>,
+  options: RoleOptions = {},
+): SentenceRole {
+  const threshold = options.threshold ?? 0.6;
+  let mass = 0;
+  let content = 0;
+  let supported = 0;
+  for (const w of words)
+    if (!isDiscourseTerm(w.term)) {
+      content += w.weight;
+      supported += w.weight * w.support;
+      if (!w.inQuery) mass += w.weight;
+    }
+  if (mass < threshold) return "framing";
+  // An opening or a closing is framing unless it plainly states an argument: chatbot responses open by
+  // reframing the question and close by weighing the sides, with the arguments in between.
+  if (options.edge === true && supported < (options.edgeSupport ?? 0.75) * content) return "framing";
+  return "argument";
+}

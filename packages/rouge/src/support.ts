@@ -1,0 +1,422 @@
+/**
+ * The "support" detector: data-free alignment that holds on chatbot-style responses.
+ *
+ * 1. Word similarity ({@link SemanticMatcher}): exact stem, WordNet lemma/synonym/derivation/hypernym (the
+ *    soft matcher's weights) or, for any pair of WordNet lemmas, the lexsim embedding's cosine mapped to
+ *    [0, 1] -- so free rewording ("firing weapons" / "shooting guns") still matches.
+ * 2. Specificity ({@link Specificity}): every word weighs its IDF over the knowledge base, query and topic
+ *    words discounted, so a new claim built from the debate's own words is not "supported".
+ * 3. Roles ({@link sentenceRole}): framing and discourse sentences carry no argument and are not scored.
+ * 4. Per argument sentence: support = specificity-weighted share of its words matched in the arguments;
+ *    unsupported mass = specificity of its unmatched words. Per argument: coverage = specificity-weighted
+ *    share of its words matched in the response's argument sentences (globally, and within the best one or
+ *    two adjacent sentences).
+ * 5. Example scores: a learned logistic combiner over these distributions ({@link SupportCombiner},
+ *    models/npov-support) when one is given, else 1 - the least support and 1 - the least coverage.
+ */
+import {
+  contentTerms,
+  type ErrorDetector,
+  type ErrorScores,
+  type NpovInput,
+  splitSentences,
+  type Term,
+  validateInput,
+  validateResponse,
+} from "@npov/core";
+import { applyCombiner, defaultSupportCombiner, type SupportCombiner } from "./combiner.js";
+import { maxWeightMatching } from "./hungarian.js";
+import { defaultLexSim, type LexSim, lexCosine } from "./lexsim.js";
+import { isDiscourseTerm, type SentenceRole, sentenceRole } from "./roles.js";
+import { type SoftMatchOptions, SoftMatcher } from "./soft.js";
+import { defaultSpecificityTable, Specificity, type SpecificityTable } from "./specificity.js";
+import { loadWordNet, type WordNet } from "./wordnet.js";
+
+/** Options of {@link SemanticMatcher}. */
+export interface SemanticMatchOptions {
+  /** Lemma embeddings (default: the shipped models/npov-lexsim, if present). `null` disables. */
+  lexsim?: LexSim | null;
+  /** Cosine at which an embedding match starts counting (default 0.4). */
+  low?: number;
+  /** Cosine at which an embedding match reaches `cap` (default 0.9). */
+  high?: number;
+  /** Largest weight of an embedding match (default 0.9). */
+  cap?: number;
+  /** WordNet relation weights (the soft matcher's options; its vectors are not used). */
+  relations?: Omit<SoftMatchOptions, "vectors" | "wordnet">;
+  wordnet?: WordNet;
+}
+
+/** Word similarity in [0, 1]: WordNet relations, then the lexsim cosine (memoized per pair). */
+export class SemanticMatcher {
+  private readonly soft: SoftMatcher;
+  private readonly lexsim: LexSim | undefined;
+  private readonly wn: WordNet;
+  private readonly cache = new Map<string, number>();
+  private readonly lemmaCache = new Map<string, string[]>();
+  constructor(readonly options: SemanticMatchOptions = {}) {
+    this.wn = options.wordnet ?? loadWordNet();
+    this.soft = new SoftMatcher({ ...options.relations, wordnet: this.wn });
+    this.lexsim = options.lexsim === null ? undefined : (options.lexsim ?? defaultLexSim());
+  }
+
+  private lemmas(word: string): string[] {
+    let l = this.lemmaCache.get(word);
+    if (l === undefined) {
+      l = this.wn.lemmas(word);
+      if (!l.includes(word)) l = [word, ...l];
+      this.lemmaCache.set(word, l);
+    }
+    return l;
+  }
+
+  /** Embedding similarity of two words mapped to [0, cap] (0 when either is unknown). */
+  embedding(x: string, y: string): number {
+    if (this.lexsim === undefined) return 0;
+    let best = -1;
+    for (const a of this.lemmas(x))
+      for (const b of this.lemmas(y)) best = Math.max(best, lexCosine(this.lexsim, a, b) ?? -1);
+    // Chosen by topic-grouped cross-validation on the chatbot-dev tune part (0.2-0.5 / 0.6-1.0 tried).
+    const low = this.options.low ?? 0.4;
+    const high = this.options.high ?? 0.9;
+    const cap = this.options.cap ?? 0.9;
+    return Math.min(1, Math.max(0, (best - low) / (high - low))) * cap;
+  }
+
+  /** Similarity of two terms in [0, 1]. */
+  weight(a: Term, b: Term): number {
+    if (a.term === b.term) return 1;
+    const key = a.lower < b.lower ? `${a.lower}\u0000${b.lower}` : `${b.lower}\u0000${a.lower}`;
+    let w = this.cache.get(key);
+    if (w === undefined) {
+      w = Math.max(this.soft.weight(a, b), this.embedding(a.lower, b.lower));
+      this.cache.set(key, w);
+    }
+    return w;
+  }
+}
+
+/** Options of {@link supportResponse}. */
+export interface SupportOptions {
+  matcher?: SemanticMatcher;
+  /** Document frequencies for specificity (default: the shipped table; `null`: every word weighs 1). */
+  specificity?: SpecificityTable | null;
+  /** Factor on query and topic words (default 0.3). */
+  queryDiscount?: number;
+  /** Role threshold (specificity mass of non-discourse words; default 0.6). */
+  roleThreshold?: number;
+  /** Learned combiner (default: the shipped models/npov-support/combiner.json; `null`: the plain rule). */
+  combiner?: SupportCombiner | null;
+}
+
+/** A response word with its specificity and its best match in the arguments. */
+export interface SupportWord {
+  text: string;
+  start: number;
+  end: number;
+  weight: number;
+  /** Best similarity to any argument word (1 for query/topic words), in [0, 1]. */
+  support: number;
+  discourse: boolean;
+}
+
+/** One response sentence with its role and support. */
+export interface SupportSentence {
+  text: string;
+  start: number;
+  end: number;
+  role: SentenceRole;
+  /** Specificity-weighted share of its (non-discourse) words matched in the arguments. */
+  support: number;
+  /** Specificity mass of its unmatched words. */
+  unsupportedMass: number;
+  /** The argument that supports it best, with that argument's share alone. */
+  bestArgument?: { perspective: number; argument: number; support: number };
+  /**
+   * An argument sentence inside no argument's best window: nothing given explains it, the mark of an extra
+   * argument (a reworded given argument is the best window of its argument).
+   */
+  orphan: boolean;
+  /** Mentions the debate: a query/topic word or a word matched in the arguments at >= 0.7. */
+  topical: boolean;
+  /**
+   * Names and numbers (capitalized words after the first, words with digits) not matched in the input: the
+   * organisations, studies, countries and statistics an invented claim is made of.
+   */
+  unsupportedNames: number;
+  words: SupportWord[];
+}
+
+/** One given argument with its coverage. */
+export interface SupportArgument {
+  perspective: number;
+  argument: number;
+  text: string;
+  /** Specificity-weighted share of its words matched anywhere in the response's argument sentences. */
+  coverage: number;
+  /** The same within the best window of one or two adjacent argument sentences. */
+  localCoverage: number;
+  /** Response span of the window that covers it best. */
+  span?: { start: number; end: number };
+  /** Coverage within the sentence a one-to-one assignment of arguments to sentences gives it. */
+  assignedCoverage: number;
+  /** Largest share of one argument sentence that this argument explains (0 when none). */
+  claim: number;
+  /** Whether some argument sentence is explained best by this argument. */
+  claimed: boolean;
+}
+
+/** What {@link supportResponse} computes. */
+export interface SupportResult {
+  method: "support";
+  hallucination: number;
+  coverage: number;
+  sentences: SupportSentence[];
+  arguments: SupportArgument[];
+  features: Record<string, number>;
+}
+
+const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
+const mean = (xs: readonly number[]) => (xs.length === 0 ? 0 : sum(xs) / xs.length);
+const sorted = (xs: readonly number[]) => [...xs].sort((a, b) => a - b);
+
+/** Weighted share of `words` matched in `pool` (best similarity per word); 1 when there is no weight. */
+function weightedMatch(
+  words: ReadonlyArray<{ term: Term; weight: number }>,
+  pool: readonly Term[],
+  matcher: SemanticMatcher,
+): number {
+  let total = 0;
+  let matched = 0;
+  for (const w of words) {
+    let best = 0;
+    for (const p of pool) {
+      best = Math.max(best, matcher.weight(w.term, p));
+      if (best === 1) break;
+    }
+    total += w.weight;
+    matched += w.weight * best;
+  }
+  return total === 0 ? 1 : matched / total;
+}
+
+let sharedMatcher: SemanticMatcher | undefined;
+function defaultMatcher(): SemanticMatcher {
+  sharedMatcher ??= new SemanticMatcher();
+  return sharedMatcher;
+}
+
+/** Align a response with its arguments (see the module comment). @throws NpovError on invalid input */
+export function supportResponse(input: NpovInput, response: string, options: SupportOptions = {}): SupportResult {
+  const clean = validateInput(input);
+  const text = validateResponse(response);
+  const matcher = options.matcher ?? defaultMatcher();
+  const table = options.specificity === null ? undefined : (options.specificity ?? defaultSpecificityTable());
+  const spec = new Specificity(table, clean, {
+    ...(options.queryDiscount === undefined ? {} : { queryDiscount: options.queryDiscount }),
+  });
+  const args = clean.perspectives.flatMap((p, k) =>
+    p.arguments.map((a, j) => ({ k, j, text: a.text, terms: contentTerms(a.text) })),
+  );
+  const argPool = args.flatMap((a) => a.terms);
+  const respTerms = contentTerms(text);
+  // Per response word: its weight and best match in the arguments (query/topic words count as matched).
+  const wordInfo = respTerms.map((t) => {
+    const discourse = isDiscourseTerm(t);
+    let best = spec.inQuery(t) ? 1 : 0;
+    for (const p of argPool) {
+      if (best === 1) break;
+      best = Math.max(best, matcher.weight(t, p));
+    }
+    return { term: t, weight: spec.weight(t), support: best, discourse, inQuery: spec.inQuery(t) };
+  });
+  const split = splitSentences(text);
+  const shareRows: number[][] = []; // per sentence, per argument: share of the sentence explained by it
+  const sentences: SupportSentence[] = split.map((s, index) => {
+    const words = wordInfo.filter((w) => w.term.start >= s.start && w.term.end <= s.end);
+    const content = words.filter((w) => !w.discourse);
+    const role = sentenceRole(words, {
+      ...(options.roleThreshold === undefined ? {} : { threshold: options.roleThreshold }),
+      edge: split.length >= 3 && (index === 0 || index === split.length - 1),
+    });
+    const total = sum(content.map((w) => w.weight));
+    const support = total === 0 ? 1 : sum(content.map((w) => w.weight * w.support)) / total;
+    const unsupportedMass = sum(content.map((w) => w.weight * (1 - w.support)));
+    let bestArgument: SupportSentence["bestArgument"];
+    const shares = role === "argument" ? args.map((a) => weightedMatch(content, a.terms, matcher)) : [];
+    shares.forEach((share, i) => {
+      const a = args[i] as (typeof args)[number];
+      if (bestArgument === undefined || share > bestArgument.support)
+        bestArgument = { perspective: a.k, argument: a.j, support: share };
+    });
+    shareRows.push(shares);
+    return {
+      text: s.text,
+      start: s.start,
+      end: s.end,
+      role,
+      orphan: false,
+      topical: content.some((w) => w.inQuery || w.support >= 0.7),
+      unsupportedNames: words.filter(
+        (w) =>
+          w.support < 0.7 && (/\p{N}/u.test(w.term.text) || (w.term.start > s.start && /^\p{Lu}/u.test(w.term.text))),
+      ).length,
+      support,
+      unsupportedMass,
+      ...(bestArgument === undefined ? {} : { bestArgument }),
+      words: words.map((w) => ({
+        text: w.term.text,
+        start: w.term.start,
+        end: w.term.end,
+        weight: w.weight,
+        support: w.support,
+        discourse: w.discourse,
+      })),
+    };
+  });
+  const argumentSentences = sentences.filter((s) => s.role === "argument");
+  // Coverage looks at every sentence: an argument stated in an opening still counts as stated.
+  const scoredSentences = sentences;
+  const sentenceTerms = scoredSentences.map((s) => respTerms.filter((t) => t.start >= s.start && t.end <= s.end));
+  const responsePool = sentenceTerms.flat();
+  const singleCoverage: number[][] = []; // per argument, per sentence
+  const argumentsOut: SupportArgument[] = args.map((a, ai) => {
+    const claim = Math.max(0, ...shareRows.map((row) => row[ai] ?? 0));
+    const claimed = sentences.some((s) => s.bestArgument?.perspective === a.k && s.bestArgument.argument === a.j);
+    const weighted = a.terms.map((t) => ({ term: t, weight: spec.weight(t) }));
+    const coverage = weightedMatch(weighted, responsePool, matcher);
+    let localCoverage = 0;
+    let span: SupportArgument["span"];
+    // One sentence first; two adjacent sentences (an argument split in two) only when clearly better, so
+    // a neighbouring extra sentence is not swallowed into the window.
+    const single: number[] = [];
+    for (const width of [1, 2])
+      for (let i = 0; i + width <= sentenceTerms.length; i++) {
+        const c = weightedMatch(weighted, sentenceTerms.slice(i, i + width).flat(), matcher);
+        if (width === 1) single.push(c);
+        if (c > localCoverage + (width === 2 ? 0.1 : 0)) {
+          localCoverage = c;
+          span = {
+            start: (scoredSentences[i] as SupportSentence).start,
+            end: (scoredSentences[i + width - 1] as SupportSentence).end,
+          };
+        }
+      }
+    singleCoverage.push(single);
+    return {
+      perspective: a.k,
+      argument: a.j,
+      text: a.text,
+      coverage,
+      localCoverage,
+      assignedCoverage: 0,
+      claim,
+      claimed,
+      ...(span === undefined ? {} : { span }),
+    };
+  });
+  // One-to-one: each argument gets its own sentence (a sentence may state two merged arguments, the second
+  // at 0.8), so two arguments cannot both lean on the one sentence that states only one of them.
+  const columns = sentences.flatMap((_, i) => [i, i]);
+  const assignment = maxWeightMatching(
+    singleCoverage.map((row) => Float64Array.from(columns, (i, c) => (row[i] ?? 0) * (c % 2 === 0 ? 1 : 0.8))),
+  );
+  argumentsOut.forEach((a, ai) => {
+    const col = assignment[ai] ?? -1;
+    a.assignedCoverage = col < 0 ? 0 : ((singleCoverage[ai] as number[])[columns[col] as number] ?? 0);
+  });
+  for (const s of argumentSentences)
+    s.orphan = !argumentsOut.some((a) => a.span !== undefined && a.span.start <= s.start && s.end <= a.span.end);
+  const features = supportFeatures(sentences, argumentsOut, clean.perspectives.length);
+  const combiner = options.combiner === null ? undefined : (options.combiner ?? defaultSupportCombiner());
+  const fallback = {
+    hallucination: 1 - (features["support.minSupport"] as number),
+    coverage: 1 - (features["support.minLocalCoverage"] as number),
+  };
+  const scores = combiner === undefined ? fallback : applyCombiner(combiner, features);
+  return { method: "support", ...scores, sentences, arguments: argumentsOut, features };
+}
+
+/** The combiner's inputs: distributions of sentence support and argument coverage, and role counts. */
+export function supportFeatures(
+  sentences: readonly SupportSentence[],
+  args: readonly SupportArgument[],
+  perspectives: number,
+): Record<string, number> {
+  const argumentSentences = sentences.filter((s) => s.role === "argument");
+  const supports = sorted(argumentSentences.map((s) => s.support));
+  const masses = sorted(argumentSentences.map((s) => s.unsupportedMass)).reverse();
+  const best = sorted(argumentSentences.map((s) => s.bestArgument?.support ?? 0));
+  const cov = sorted(args.map((a) => a.coverage));
+  const local = sorted(args.map((a) => a.localCoverage));
+  const words = argumentSentences.flatMap((s) => s.words.filter((w) => !w.discourse));
+  const orphans = argumentSentences.filter((s) => s.orphan);
+  const topical = argumentSentences.filter((s) => s.topical);
+  const weight = sum(words.map((w) => w.weight));
+  const perPerspective = Array.from({ length: perspectives }, (_, k) =>
+    Math.min(...args.filter((a) => a.perspective === k).map((a) => a.localCoverage)),
+  );
+  return {
+    "support.minSupport": supports[0] ?? 1,
+    "support.secondMinSupport": supports[1] ?? supports[0] ?? 1,
+    "support.meanSupport": supports.length === 0 ? 1 : mean(supports),
+    "support.maxUnsupportedMass": masses[0] ?? 0,
+    "support.secondUnsupportedMass": masses[1] ?? 0,
+    "support.totalUnsupportedMass": sum(masses),
+    "support.minBestArgument": best[0] ?? 1,
+    "support.precision": weight === 0 ? 1 : sum(words.map((w) => w.weight * w.support)) / weight,
+    "support.maxTopicalUnsupportedMass": Math.max(0, ...topical.map((s) => s.unsupportedMass)),
+    "support.minTopicalSupport": Math.min(1, ...topical.map((s) => s.support)),
+    "support.unsupportedNames": sum(argumentSentences.map((s) => s.unsupportedNames)),
+    "support.orphans": orphans.length,
+    "support.maxOrphanMass": Math.max(0, ...orphans.map((s) => s.unsupportedMass)),
+    "support.minOrphanSupport": Math.min(1, ...orphans.map((s) => s.support)),
+    "support.argumentSentences": argumentSentences.length,
+    "support.framingSentences": sentences.length - argumentSentences.length,
+    "support.arguments": args.length,
+    "support.extraSentences": argumentSentences.length - args.length,
+    "support.minCoverage": cov[0] ?? 1,
+    "support.secondMinCoverage": cov[1] ?? cov[0] ?? 1,
+    "support.meanCoverage": mean(cov),
+    "support.minLocalCoverage": local[0] ?? 1,
+    "support.secondMinLocalCoverage": local[1] ?? local[0] ?? 1,
+    "support.meanLocalCoverage": mean(local),
+    "support.maxPerspectiveMinCoverage": Math.max(...perPerspective),
+    "support.minAssignedCoverage": Math.min(...args.map((a) => a.assignedCoverage)),
+    "support.unclaimedArguments": args.filter((a) => !a.claimed).length,
+    "support.minClaim": Math.min(...args.map((a) => a.claim)),
+  };
+}
+
+/** The support detector as an {@link ErrorDetector} (`"support"`), with sentence and argument evidence. */
+export function supportErrorDetector(options: SupportOptions = {}): ErrorDetector {
+  return {
+    name: "support",
+    detect(input: NpovInput, response: string): ErrorScores {
+      const r = supportResponse(input, response, options);
+      const argumentSentences = r.sentences.filter((s) => s.role === "argument");
+      return {
+        hallucination: r.hallucination,
+        coverage: r.coverage,
+        uncoveredArguments: r.arguments
+          .map((a) => ({ perspective: a.perspective, argument: a.argument, text: a.text, score: 1 - a.localCoverage }))
+          .sort((a, b) => b.score - a.score),
+        unsupportedSpans: argumentSentences
+          .map((s) => ({ text: s.text, start: s.start, end: s.end, score: 1 - s.support }))
+          .sort((a, b) => b.score - a.score),
+        features: r.features,
+        words: {
+          // A word's hallucination score: 1 - its match, inside argument sentences; framing words score 0.
+          response: r.sentences.flatMap((s) =>
+            s.words.map((w) => ({
+              start: w.start,
+              end: w.end,
+              score: s.role === "argument" && !w.discourse ? 1 - w.support : 0,
+            })),
+          ),
+          arguments: [],
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,256 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { contentTerms, type NpovInput } from "@npov/core";
+import {
+  buildSpecificityTable,
+  calibrationReport,
+  defaultLexSim,
+  defaultSpecificityTable,
+  fitLogistic,
+  lexCosine,
+  loadLexSim,
+  loadSpecificityTable,
+  loadSupportCombiner,
+  predictLogistic,
+  SemanticMatcher,
+  Specificity,
+  saveLexSim,
+  saveSpecificityTable,
+  sentenceRole,
+  symmetricEigen,
+} from "@npov/rouge";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+
+const input: NpovInput = {
+  topic: "violent video games",
+  query: "Do violent video games cause aggression?",
+  perspectives: [
+    {
+      label: "pro",
+      arguments: [{ text: "Simulating violence such as shooting guns and hand-to-hand combat desensitizes players" }],
+    },
+    { label: "con", arguments: [{ text: "There is no proven link between games and real-world crime" }] },
+  ],
+};
+
+/** Role of a sentence under the shipped specificity table, support 0 unless listed. */
+function role(text: string, options: { edge?: boolean; supported?: string[] } = {}) {
+  const spec = new Specificity(defaultSpecificityTable(), input);
+  const words = contentTerms(text).map((term) => ({
+    term,
+    weight: spec.weight(term),
+    inQuery: spec.inQuery(term),
+    support: options.supported?.includes(term.lower) ? 1 : 0,
+  }));
+  return sentenceRole(words, options.edge === undefined ? {} : { edge: options.edge });
+}
+
+describe("sentence roles", () => {
+  it.each([
+    "Critics raise several objections.",
+    "Supporters make a few points.",
+    "Ultimately, the answer depends on how one weighs these concerns.",
+    "Whether violent video games cause aggression is a question that divides people.",
+  ])("framing: %s", (text) => {
+    expect(role(text)).toBe("framing");
+  });
+
+  it.each([
+    "The American Psychological Association lists violent video games as a risk factor for aggressive behavior.",
+    "Acting out violence on a screen, such as firing weapons, numbs players.",
+  ])("argument: %s", (text) => {
+    expect(role(text)).toBe("argument");
+  });
+
+  it("an opening or closing argues only when its words are mostly supported", () => {
+    const text = "Firing weapons on a screen numbs players.";
+    expect(role(text, { edge: true })).toBe("framing");
+    expect(role(text, { edge: true, supported: ["firing", "weapons", "screen", "numbs", "players"] })).toBe("argument");
+  });
+});
+
+describe("specificity", () => {
+  const topics = [
+    {
+      id: "t",
+      title: "zoos",
+      query: "Should zoos exist?",
+      split: "train" as const,
+      perspectives: [
+        { label: "pro", arguments: [{ text: "Zoos protect animals" }, { text: "Zoos educate children" }] },
+        { label: "con", arguments: [{ text: "Zoos confine animals" }] },
+      ],
+    },
+  ];
+
+  it("weighs a word by its IDF over the arguments, discounting query words (hand-worked)", () => {
+    const table = buildSpecificityTable(topics);
+    expect(table.documents).toBe(3);
+    expect(table.df.get("zoo")).toBe(3);
+    expect(table.df.get("anim")).toBe(2);
+    const spec = new Specificity(table, { topic: "zoos", query: "Should zoos exist?", perspectives: [] as never });
+    const [zoo, animals, children] = contentTerms("zoo animals children");
+    const maxIdf = Math.log(4);
+    expect(spec.idf(animals!)).toBeCloseTo(Math.log(4 / 3) / maxIdf, 12);
+    expect(spec.idf(children!)).toBeCloseTo(Math.log(4 / 2) / maxIdf, 12);
+    // "zoo" is in every document (idf 0) and in the query: the floor.
+    expect(spec.weight(zoo!)).toBe(0.02);
+    const unknown = contentTerms("psychological")[0]!;
+    expect(spec.weight(unknown)).toBe(1);
+  });
+
+  it("round-trips through its file and rejects a file of another format with a typed error", () => {
+    const dir = mkdtempSync(join(tmpdir(), "npov-spec-"));
+    const table = buildSpecificityTable(topics);
+    saveSpecificityTable(join(dir, "s.json"), table);
+    expect(loadSpecificityTable(join(dir, "s.json"))).toEqual(table);
+    writeFileSync(join(dir, "bad.json"), '{"format":"other"}');
+    expect(() => loadSpecificityTable(join(dir, "bad.json"))).toThrow(
+      expect.objectContaining({ code: "INVALID_FILE" }),
+    );
+    writeFileSync(join(dir, "broken.json"), "{not json");
+    expect(() => loadSpecificityTable(join(dir, "broken.json"))).toThrow(
+      expect.objectContaining({ code: "INVALID_FILE" }),
+    );
+  });
+});
+
+describe("lexical similarity (shipped npov-lexsim)", () => {
+  const model = defaultLexSim();
+  const matcher = new SemanticMatcher();
+  const t = (w: string) => contentTerms(w, { stopwords: false })[0]!;
+  const synonyms = [
+    ["car", "automobile"],
+    ["opponent", "adversary"],
+    ["fight", "combat"],
+    ["boundary", "limit"],
+    ["firing", "shooting"],
+    ["attack", "assault"],
+    ["costly", "expensive"],
+    ["children", "kids"],
+  ] as const;
+  const unrelated = [
+    ["car", "banana"],
+    ["democracy", "banana"],
+    ["opponent", "vegetable"],
+    ["boundary", "singing"],
+    ["expensive", "tree"],
+    ["children", "volcano"],
+    ["attack", "spoon"],
+    ["fight", "purple"],
+  ] as const;
+
+  it("covers WordNet at scale", () => {
+    expect(model).toBeDefined();
+    expect(model!.words.length).toBeGreaterThan(140_000);
+    expect(model!.index.has("ice cream")).toBe(true);
+    expect(model!.index.has("desensitize")).toBe(true);
+  });
+
+  it("puts every synonym pair above every unrelated pair, by a margin", () => {
+    const syn = synonyms.map(([a, b]) => matcher.weight(t(a), t(b)));
+    const unr = unrelated.map(([a, b]) => matcher.weight(t(a), t(b)));
+    expect(Math.min(...syn) - Math.max(...unr)).toBeGreaterThan(0.3);
+    const cos = (a: string, b: string) => lexCosine(model!, a, b) as number;
+    const known = synonyms.filter(([a, b]) => model!.index.has(a) && model!.index.has(b));
+    expect(known.length).toBeGreaterThanOrEqual(5);
+    const synCos = known.map(([a, b]) => cos(a, b));
+    const unrCos = unrelated.filter(([a, b]) => model!.index.has(a) && model!.index.has(b)).map(([a, b]) => cos(a, b));
+    expect(unrCos.length).toBeGreaterThanOrEqual(5);
+    expect(
+      synCos.reduce((x, y) => x + y, 0) / synCos.length - unrCos.reduce((x, y) => x + y, 0) / unrCos.length,
+    ).toBeGreaterThan(0.3);
+  });
+
+  it("round-trips through its files; a truncated vector file is a typed error", () => {
+    const dir = mkdtempSync(join(tmpdir(), "npov-lexsim-"));
+    const tiny = {
+      dim: 2,
+      words: ["a", "b"],
+      index: new Map([
+        ["a", 0],
+        ["b", 1],
+      ]),
+      data: Int8Array.from([127, 0, 90, 90]),
+      norms: Float32Array.from([127, Math.hypot(90, 90)]),
+    };
+    saveLexSim(dir, tiny);
+    const back = loadLexSim(dir);
+    expect(back.words).toEqual(["a", "b"]);
+    expect(lexCosine(back, "a", "b")).toBeCloseTo(Math.SQRT1_2, 6);
+    expect(lexCosine(back, "a", "zzz")).toBeUndefined();
+    writeFileSync(join(dir, "vectors.i8"), new Uint8Array(3));
+    expect(() => loadLexSim(dir)).toThrow(expect.objectContaining({ code: "INVALID_FILE" }));
+  });
+});
+
+describe("combiner", () => {
+  it("fits the hand-worked one-feature optimum w = 2 sigmoid(-w), bias 0", () => {
+    // x = -1 (no error), x = +1 (error), L2 = 1: the gradient vanishes where w = 2 sigmoid(-w).
+    const m = fitLogistic([{ x: -1 }, { x: 1 }], [false, true], ["x"], { l2: 1 });
+    const w = m.weights[0]!;
+    expect(w).toBeCloseTo(2 / (1 + Math.exp(w)), 10);
+    expect(m.bias).toBeCloseTo(0, 10);
+    expect(predictLogistic(m, { x: 1 })).toBeCloseTo(1 / (1 + Math.exp(-w)), 12);
+  });
+
+  it("gives bit-identical weights for the same seed and data (any data)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.double({ min: -5, max: 5, noNaN: true }), fc.double({ min: -5, max: 5, noNaN: true })), {
+          minLength: 4,
+          maxLength: 30,
+        }),
+        fc.integer({ min: 0, max: 1000 }),
+        (points, seed) => {
+          const rows = points.map(([a, b]) => ({ a, b }));
+          const labels = points.map((_, i) => i % 2 === 0);
+          const first = fitLogistic(rows, labels, ["a", "b"], { seed });
+          const second = fitLogistic(rows, labels, ["a", "b"], { seed });
+          expect(second).toEqual(first);
+          for (const r of rows) {
+            const p = predictLogistic(first, r);
+            expect(p).toBeGreaterThanOrEqual(0);
+            expect(p).toBeLessThanOrEqual(1);
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it("rejects one-class data and missing features with typed errors", () => {
+    expect(() => fitLogistic([{ x: 1 }], [true], ["x"])).toThrow(expect.objectContaining({ code: "INVALID_VALUE" }));
+    expect(() => fitLogistic([{ x: 1 }, { y: 2 }], [true, false], ["x"])).toThrow(
+      expect.objectContaining({ code: "INVALID_VALUE" }),
+    );
+  });
+
+  it("reports Brier score and reliability (hand-worked)", () => {
+    const r = calibrationReport([0.1, 0.9, 0.85, 0.15], [false, true, false, false]);
+    expect(r.brier).toBeCloseTo((0.01 + 0.01 + 0.7225 + 0.0225) / 4, 12);
+    // Bins of width 0.1: {0.1, 0.15} -> bin 1, 0.85 -> bin 8, 0.9 -> bin 9.
+    expect(r.bins[1]).toMatchObject({ count: 2, predicted: expect.closeTo(0.125, 12), observed: 0 });
+    expect(r.bins[8]).toMatchObject({ count: 1, predicted: 0.85, observed: 0 });
+    expect(r.bins[9]).toMatchObject({ count: 1, predicted: 0.9, observed: 1 });
+    expect(r.ece).toBeCloseTo(0.5 * 0.125 + 0.25 * 0.85 + 0.25 * 0.1, 12);
+  });
+
+  it("a stored combiner of the wrong shape is a typed error", () => {
+    const dir = mkdtempSync(join(tmpdir(), "npov-comb-"));
+    writeFileSync(join(dir, "c.json"), JSON.stringify({ format: "npov-support-combiner/1", hallucination: {} }));
+    expect(() => loadSupportCombiner(join(dir, "c.json"))).toThrow(expect.objectContaining({ code: "INVALID_FILE" }));
+  });
+});
+
+describe("symmetric eigen-solver (randomized SVD core)", () => {
+  it("solves a hand-worked 2 x 2 case", () => {
+    const { values, vectors } = symmetricEigen(Float64Array.from([2, 1, 1, 2]), 2);
+    expect([...values].sort()).toEqual([expect.closeTo(1, 12), expect.closeTo(3, 12)]);
+    const k = values[0]! > values[1]! ? 0 : 1;
+    expect(Math.abs(vectors[k]!)).toBeCloseTo(Math.SQRT1_2, 12);
+    expect(Math.abs(vectors[2 + k]!)).toBeCloseTo(Math.SQRT1_2, 12);
+  });
+});
