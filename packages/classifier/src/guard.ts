@@ -6,6 +6,8 @@
  * `loadGuard(config)` builds a guard from a stored configuration (guard.json) through a table of detector
  * methods (`BUILTIN_DETECTOR_METHODS`), which applications may extend with their own.
  */
+
+import { type ModelDtype, parseModelDtype } from "@npov/autograd";
 import {
   type ErrorDetector,
   FileFormatError,
@@ -50,6 +52,10 @@ export interface DetectorSpec {
   stacked?: string;
   /** Salience variant: "grad-x-input" (default) or "grad-norm". */
   variant?: string;
+  /** Weights variant of the model (transformers.js naming: fp32, fp16, q8, int8, uint8, q4, q4f16, bnb4). */
+  dtype?: string;
+  /** Decoder file base name, e.g. "decoder_model_merged" (transformers.js's `model_file_name`). */
+  modelFile?: string;
   /** Settings of methods added by applications, e.g. `endpoint: "http://localhost:8000/v1"`. */
   [setting: string]: unknown;
 }
@@ -73,12 +79,20 @@ export function defaultSoftMatcher(): SoftMatcher {
   return sharedMatcher;
 }
 
+/** The model-file options of a spec (`dtype`, `modelFile`) as `fromPretrained` options. */
+export function modelFileOptionsOf(spec: DetectorSpec): { dtype?: ModelDtype; modelFileName?: string } {
+  return {
+    ...(spec.dtype !== undefined ? { dtype: parseModelDtype(spec.dtype) } : {}),
+    ...(spec.modelFile !== undefined ? { modelFileName: spec.modelFile } : {}),
+  };
+}
+
 /** The YES/NO classifier of a spec (default model: the shipped models/npov-cls). */
 function classifierOf(spec: DetectorSpec): Promise<YesNoClassifier> {
-  return YesNoClassifier.fromPretrained(
-    spec.model,
-    spec.softPrompt === undefined ? {} : { softPrompt: spec.softPrompt },
-  );
+  return YesNoClassifier.fromPretrained(spec.model, {
+    ...modelFileOptionsOf(spec),
+    ...(spec.softPrompt === undefined ? {} : { softPrompt: spec.softPrompt }),
+  });
 }
 
 /** The detector methods npov ships: data-free (rouge, soft, align), model-based (salience, classifier), stacked. */
@@ -90,7 +104,10 @@ export const BUILTIN_DETECTOR_METHODS: DetectorMethods = {
     const variant = spec.variant ?? "grad-x-input";
     if (variant !== "grad-x-input" && variant !== "grad-norm")
       throw new InvalidValueError("variant", `must be "grad-x-input" or "grad-norm", got "${variant}".`);
-    return SalienceDetector.fromPretrained(spec.model, { variant: variant as SalienceVariant });
+    return SalienceDetector.fromPretrained(spec.model, {
+      variant: variant as SalienceVariant,
+      ...modelFileOptionsOf(spec),
+    });
   },
   classifier: classifierOf,
   stacked: async (spec) => {

@@ -279,7 +279,8 @@ export class YesNoClassifier implements ErrorDetector {
           `has vectors of size ${sp.dim}, the model's embeddings have ${em.table.dim}.`,
         );
     const session = await withModelContext(em.files, () =>
-      ort.InferenceSession.create(encodeModel(em.model), options.sessionOptions ?? {}),
+      // onnxruntime logs kernel failures to stderr itself; npov rethrows them as typed errors instead.
+      ort.InferenceSession.create(encodeModel(em.model), { logSeverityLevel: 4, ...options.sessionOptions }),
     );
     return new YesNoClassifier(em, session, tasks, soft, batchSize);
   }

@@ -10,6 +10,7 @@ import { registerEval } from "./commands/eval.js";
 import { registerGenerate } from "./commands/generate.js";
 import { registerKb } from "./commands/kb.js";
 import { registerLlama2c } from "./commands/llama2c.js";
+import { registerModel } from "./commands/model.js";
 import { registerPrompt } from "./commands/prompt.js";
 import { registerRouge } from "./commands/rouge.js";
 import { registerSalience } from "./commands/salience.js";
@@ -35,6 +36,7 @@ export function buildProgram(): Command {
   registerSynth(program);
   registerEval(program);
   registerSalience(program);
+  registerModel(program);
   registerClassifier(program);
   registerLlama2c(program);
   registerTrain(program);

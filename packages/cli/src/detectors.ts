@@ -3,6 +3,8 @@
  * detector contract of @npov/core); check, eval, calibrate-guard, guard, train-stacked and serve all go
  * through {@link cliDetector} / {@link cliGuard}, so adding a method is one line in {@link DETECTOR_METHODS}.
  */
+
+import { parseModelDtype } from "@npov/autograd";
 import {
   BUILTIN_DETECTOR_METHODS,
   createDetector,
@@ -17,6 +19,7 @@ import type { ErrorDetector } from "@npov/core";
 import type { SoftMatcher } from "@npov/rouge";
 import { SalienceDetector, type SalienceResult } from "@npov/salience";
 import type { Command } from "commander";
+import { addModelFileOptions, modelFileOptions } from "./commands/model.js";
 import { checkModelOption, UsageError, warnAboutModel } from "./util.js";
 
 /**
@@ -106,6 +109,7 @@ export function addDetectorOptions(command: Command): Command {
     .option("--soft-prompt <file>", "soft prompt for the classifier (from npov train-classifier)")
     .option("--stacked <file>", "stacked model for the stacked method (from npov train-stacked)")
     .option("--variant <name>", "salience variant: grad-x-input | grad-norm", "grad-x-input");
+  addModelFileOptions(command);
   for (const group of METHOD_OPTIONS) group.add(command);
   return command;
 }
@@ -114,12 +118,15 @@ export function addDetectorOptions(command: Command): Command {
 export function specFromOptions(opts: Record<string, unknown>): Omit<DetectorSpec, "method"> {
   const text = (k: string) => (typeof opts[k] === "string" ? (opts[k] as string) : undefined);
   const [model, softPrompt, stacked, variant] = [text("model"), text("softPrompt"), text("stacked"), text("variant")];
+  const [dtype, modelFile] = [text("dtype"), text("modelFile")];
   return {
     ...Object.assign({}, ...METHOD_OPTIONS.map((group) => group.spec(opts))),
     ...(model === undefined ? {} : { model }),
     ...(softPrompt === undefined ? {} : { softPrompt }),
     ...(stacked === undefined ? {} : { stacked }),
     ...(variant === undefined || variant === "grad-x-input" ? {} : { variant }),
+    ...(dtype === undefined ? {} : { dtype: parseModelDtype(dtype) }),
+    ...(modelFile === undefined ? {} : { modelFile }),
   };
 }
 
@@ -164,10 +171,14 @@ export function salienceJson(r: SalienceResult) {
 }
 
 /** Load the salience detector named by --model (default: the shipped models/npov-gen). */
-export async function loadSalience(model: string | undefined, variant = "grad-x-input"): Promise<SalienceDetector> {
+export async function loadSalience(
+  model: string | undefined,
+  variant = "grad-x-input",
+  files: { dtype?: string; modelFile?: string } = {},
+): Promise<SalienceDetector> {
   if (variant !== "grad-x-input" && variant !== "grad-norm")
     throw new UsageError(`--variant must be grad-x-input or grad-norm, got "${variant}".`);
   if (model !== undefined) checkModelOption(model, "--model");
   warnAboutModel(model, "npov-gen", "salience");
-  return SalienceDetector.fromPretrained(model, { variant });
+  return SalienceDetector.fromPretrained(model, { variant, ...modelFileOptions(files) });
 }

@@ -165,7 +165,9 @@ export class SalienceDetector {
   private build(): Promise<Built> {
     this.built ??= (async () => {
       const graph = await embeddingGraph(this.files, { decoderEmbeds: true, precision: this.options.precision });
+      // onnxruntime logs kernel failures to stderr itself; npov rethrows them as typed errors instead.
       const sessionOptions: ort.InferenceSession.SessionOptions = {
+        logSeverityLevel: 4,
         ...(this.options.precision === "float64" ? { graphOptimizationLevel: "basic" } : {}),
         ...this.options.sessionOptions,
       };

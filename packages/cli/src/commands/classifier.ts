@@ -30,6 +30,7 @@ import {
   UsageError,
   warn,
 } from "../util.js";
+import { modelFileOptions } from "./model.js";
 
 /** Below this recall at the chosen threshold, calibrate-guard warns that the guard lets most errors through. */
 export const LOW_RECALL = 0.5;
@@ -57,12 +58,20 @@ export function registerClassifier(program: Command): void {
     .option("--patience <n>", "evaluations without improvement before stopping", "5")
     .option("--seed <n>", "random seed", "0")
     .option("--json", "print the summary as JSON")
+    .option("--dtype <dtype>", "weights variant of --model: fp32 | fp16 | q8 | int8 | uint8 | q4 | q4f16 | bnb4")
+    .option("--model-file <name>", "decoder file base name, e.g. decoder_model_merged")
     .action(async (opts: Record<string, string> & { json?: boolean }) => {
       const task = opts.task;
       if (task !== "coverage" && task !== "hallucination")
         throw new UsageError(`--task must be coverage or hallucination, got "${task}".`);
       checkModelOption(opts.model as string, "--model");
-      const em = await loadEmbeddingModel(opts.model as string);
+      const em = await loadEmbeddingModel(
+        opts.model as string,
+        modelFileOptions({
+          ...(opts.dtype ? { dtype: opts.dtype } : {}),
+          ...(opts.modelFile ? { modelFile: opts.modelFile } : {}),
+        }),
+      );
       const bar = progressBar("tuning", " loss {loss} dev AUC {auc}");
       let auc = "-";
       const result = await tuneSoftPrompt(em, readDataset(opts.train as string), readDataset(opts.dev as string), {
@@ -104,13 +113,28 @@ export function registerClassifier(program: Command): void {
     .option("--methods <list>", "feature sources: rouge[,classifier]", "rouge")
     .option("--model <path>", "model folder for the classifier source")
     .requiredOption("--out <file>", "stacked model JSON to write")
-    .action(async (opts: { train: string; methods: string; model?: string; out: string }) => {
-      const methods = parseList(opts.methods, ["rouge", "classifier"] as const, "--methods");
-      const sources = await cliDetectors(methods, opts.model === undefined ? {} : { model: opts.model });
-      const model = await trainStacked(sources, readDataset(opts.train)).finally(() => finishDetectors(sources));
-      saveStacked(opts.out, model);
-      out(`stacked classifier over ${model.hallucination.features.length} features written to ${opts.out}`);
-    });
+    .option("--dtype <dtype>", "weights variant of --model")
+    .option("--model-file <name>", "decoder file base name of --model")
+    .action(
+      async (opts: {
+        train: string;
+        methods: string;
+        model?: string;
+        out: string;
+        dtype?: string;
+        modelFile?: string;
+      }) => {
+        const methods = parseList(opts.methods, ["rouge", "classifier"] as const, "--methods");
+        const sources = await cliDetectors(methods, {
+          ...(opts.model === undefined ? {} : { model: opts.model }),
+          ...(opts.dtype === undefined ? {} : { dtype: opts.dtype }),
+          ...(opts.modelFile === undefined ? {} : { modelFile: opts.modelFile }),
+        });
+        const model = await trainStacked(sources, readDataset(opts.train)).finally(() => finishDetectors(sources));
+        saveStacked(opts.out, model);
+        out(`stacked classifier over ${model.hallucination.features.length} features written to ${opts.out}`);
+      },
+    );
 
   addDetectorOptions(
     program

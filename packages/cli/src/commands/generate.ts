@@ -9,11 +9,14 @@ import {
 import type { Command } from "commander";
 import { cliGuard } from "../detectors.js";
 import { checkModelOption, out, outJson, parseInteger, readInput, UsageError, warnAboutModel } from "../util.js";
+import { modelFileOptions } from "./model.js";
 
 /** The generator options shared by `generate`, `serve` and `demo`. */
 export interface GeneratorOptions {
   generator: string;
   model?: string;
+  dtype?: string;
+  modelFile?: string;
   endpoint?: string;
   endpointModel?: string;
 }
@@ -32,7 +35,7 @@ export async function cliGenerator(opts: GeneratorOptions): Promise<Generator> {
   if (kind === "local") {
     if (opts.model !== undefined) checkModelOption(opts.model, "--model");
     warnAboutModel(opts.model, "npov-gen", "generate");
-    return LocalGenerator.fromPretrained(opts.model);
+    return LocalGenerator.fromPretrained(opts.model, modelFileOptions(opts));
   }
   if (kind === "endpoint") {
     if (opts.endpoint === undefined)
@@ -57,6 +60,8 @@ export function generatorOptions(command: Command): Command {
       "template",
     )
     .option("--model <path>", "local model folder or hub id (implies --generator local; default models/npov-gen)")
+    .option("--dtype <dtype>", "weights variant of --model: fp32 | fp16 | q8 | int8 | uint8 | q4 | q4f16 | bnb4")
+    .option("--model-file <name>", "decoder file base name of --model, e.g. decoder_model_merged")
     .option("--endpoint <url>", "OpenAI-compatible base URL, e.g. http://localhost:8000/v1 (key: $OPENAI_API_KEY)")
     .option("--endpoint-model <name>", "model name to request from --endpoint");
 }

@@ -3,9 +3,10 @@ import { renderSalienceHtml } from "@npov/salience";
 import type { Command } from "commander";
 import { loadSalience, salienceJson } from "../detectors.js";
 import { out, outJson, readExample } from "../util.js";
+import { addModelFileOptions } from "./model.js";
 
 export function registerSalience(program: Command): void {
-  program
+  const command = program
     .command("salience")
     .description("gradient x input salience of one example (SPEC 2.2), optionally as an HTML heatmap")
     .requiredOption("--input <file>", 'JSON file {"input": {...}, "response": "..."}')
@@ -15,10 +16,19 @@ export function registerSalience(program: Command): void {
     )
     .option("--variant <name>", "grad-x-input | grad-norm", "grad-x-input")
     .option("--html <file>", "write the heatmap (argument words x response words) as a self-contained page")
-    .option("--json", "machine-readable output")
-    .action(async (opts: { input: string; model?: string; variant: string; html?: string; json?: boolean }) => {
+    .option("--json", "machine-readable output");
+  addModelFileOptions(command).action(
+    async (opts: {
+      input: string;
+      model?: string;
+      variant: string;
+      html?: string;
+      json?: boolean;
+      dtype?: string;
+      modelFile?: string;
+    }) => {
       const example = readExample(opts.input);
-      const detector = await loadSalience(opts.model, opts.variant);
+      const detector = await loadSalience(opts.model, opts.variant, opts);
       const result = await detector.score(example.input, example.response);
       await detector.dispose();
       if (opts.html !== undefined)
@@ -38,5 +48,6 @@ export function registerSalience(program: Command): void {
         `least supported response words: ${weakest.map((w) => `${w.text} (${w.attribution.toFixed(3)})`).join(", ")}`,
       );
       if (opts.html !== undefined) out(`heatmap written to ${opts.html}`);
-    });
+    },
+  );
 }
