@@ -79,10 +79,17 @@ function scratchRoot(): string {
   return root;
 }
 
-/** A folder where every @npov/* package resolves: packages/cli depends on all of them (as README says). */
+/**
+ * A folder where every @npov/* package resolves (the root package.json lists them all, as a user's project
+ * would), beside `../shared`, so TypeScript examples run as written from the repository root.
+ */
 function tsFolder(): string {
-  const dir = mkdtempSync(join(tmpdir(), "npov-readme-ts-"));
-  symlinkSync(join(REPO, "packages", "cli", "node_modules"), join(dir, "node_modules"));
+  const top = mkdtempSync(join(tmpdir(), "npov-readme-ts-"));
+  const dir = join(top, "repo");
+  mkdirSync(dir);
+  symlinkSync(join(REPO, "node_modules"), join(dir, "node_modules"));
+  for (const name of ["fixtures", "models"]) symlinkSync(join(REPO, name), join(dir, name));
+  symlinkSync(join(REPO, "..", "shared"), join(top, "shared"));
   return dir;
 }
 
