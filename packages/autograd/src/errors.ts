@@ -35,7 +35,7 @@ export class UnsupportedModelError extends NpovError {
     const code = cause instanceof NpovError ? ` [${cause.code}]` : "";
     super(
       "UNSUPPORTED_MODEL",
-      `npov cannot differentiate ${files.join(" + ")} of ${dir}: ${reason}${code}. Run \`npov model inspect --model ${dir}\` to see which features each dtype supports.`,
+      `npov cannot use ${files.join(" + ")} of ${dir}: ${reason}${code}. Run \`npov model inspect --model ${dir}\` to see which features each dtype supports.`,
     );
     this.dir = dir;
     this.files = files;

@@ -8,17 +8,19 @@
  * gradient graph and loads it in onnxruntime, as salience and tuning will (slower on large models, and
  * the only check that sees shapes).
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { NpovError } from "@npov/core";
 import { embeddingGraph } from "./embedding-graph.js";
 import { isPastInput, type NormalizationReport, normalizeModel } from "./normalize.js";
 import {
   availableDtypes,
   DTYPE_SUFFIX,
+  isEncoderDecoderConfig,
   MODEL_DTYPES,
   type ModelDtype,
+  ModelNotFoundError,
   type PretrainedFiles,
+  readJsonFile,
   tokenizerFromFiles,
 } from "./pretrained.js";
 import { DataType, type IGraphProto, loadModel, type ModelProto, valueInfoShape } from "./proto.js";
@@ -188,15 +190,13 @@ function generationSupport(kind: "causal" | "seq2seq", layout: string, files: In
  */
 export async function inspectModel(dir: string, options: { deep?: boolean } = {}): Promise<ModelInspection> {
   if (!existsSync(join(dir, "config.json")))
-    throw new NpovError("MODEL_NOT_FOUND", `${dir} has no config.json: give a model folder (transformers.js layout).`);
-  const config = JSON.parse(readFileSync(join(dir, "config.json"), "utf8")) as Record<string, unknown>;
-  const seq2seq =
-    config.is_encoder_decoder === true ||
-    /^(t5|mt5|longt5|bart|mbart|marian|pegasus|m2m_100|blenderbot|blenderbot-small)$/.test(String(config.model_type));
+    throw new ModelNotFoundError(dir, "it has no config.json: give a model folder (transformers.js layout).");
+  const config = readJsonFile(join(dir, "config.json"));
+  const seq2seq = isEncoderDecoderConfig(config);
   const kind = seq2seq ? "seq2seq" : "causal";
   const onnxDir = join(dir, "onnx");
   if (!existsSync(onnxDir) || !readdirSync(onnxDir).some((f) => f.endsWith(".onnx")))
-    throw new NpovError("MODEL_NOT_FOUND", `${dir} has no onnx/*.onnx files.`);
+    throw new ModelNotFoundError(dir, "it has no onnx/*.onnx files.");
   const layouts = seq2seq
     ? ["decoder_model", "decoder_model_merged"]
     : ["model", "decoder_model", "decoder_model_merged"];

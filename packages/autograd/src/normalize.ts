@@ -58,6 +58,14 @@ export function isPastInput(name: string): boolean {
   return /^past(_|\.|$)/.test(name);
 }
 
+/** A key/value-cache input: named like one and a float tensor of rank >= 3 (not `past_sequence_length`). */
+function isCacheTensor(v: ValueInfoProto): boolean {
+  const { elemType, shape } = valueInfoShape(v);
+  const float =
+    elemType === DataType.FLOAT || elemType === DataType.FLOAT16 || elemType === DataType.DOUBLE || elemType === 16;
+  return isPastInput(v.name) && float && (shape?.length ?? 0) >= 3;
+}
+
 /** Names of key/value-cache outputs: `present.0.key`, `present_0`, `present`, ... */
 export function isPresentOutput(name: string): boolean {
   return /^present(_|\.|$)/.test(name);
@@ -153,7 +161,7 @@ function batchSource(graph: GraphProto): string {
  */
 export function removePastInputs(model: ModelProto): { model: ModelProto; removed: string[] } {
   const { model: copy, graph } = copyModel(model);
-  const past = (graph.input as ValueInfoProto[]).filter((v) => isPastInput(v.name));
+  const past = (graph.input as ValueInfoProto[]).filter(isCacheTensor);
   graph.output = (graph.output as ValueInfoProto[]).filter((o) => !isPresentOutput(o.name));
   if (past.length === 0) {
     pruneDeadNodes(graph);
@@ -181,14 +189,14 @@ export function removePastInputs(model: ModelProto): { model: ModelProto; remove
       name: "value",
       dataType: elemType,
       dims: [1],
-      rawData: new Uint8Array(elemType === DataType.FLOAT16 ? 2 : elemType === DataType.DOUBLE ? 8 : 4),
+      rawData: new Uint8Array(elemType === DataType.DOUBLE ? 8 : elemType === DataType.FLOAT ? 4 : 2),
     });
     b.node("ConstantOfShape", [b.op("Concat", pieces, { axis: 0 })], [v.name], { value });
   }
   head.push(...b.nodes);
   graph.initializer.push(...b.initializers);
   graph.node = [...head, ...(graph.node as NodeProto[])];
-  graph.input = (graph.input as ValueInfoProto[]).filter((v) => !isPastInput(v.name));
+  graph.input = (graph.input as ValueInfoProto[]).filter((v) => !isCacheTensor(v));
   pruneDeadNodes(graph);
   return { model: copy, removed: past.map((v) => v.name) };
 }
@@ -260,7 +268,8 @@ export function foldQuantizedEmbeddings(model: ModelProto): { model: ModelProto;
     const lastAxis =
       scales.length > 1 && layoutOps === 0 && scales.length === dims[dims.length - 1] && (axis === -1 || axis === 2);
     if (scales.length > 1 && !lastAxis) continue;
-    const name = `${table.name}/dequantized`;
+    // Keyed on the scale and zero point too: one table gathered under two scales gives two float tables.
+    const name = `${table.name}/dequantized/${scale.name}/${zp?.name ?? "no_zero_point"}`;
     if (!inits.has(name)) {
       const t = makeTensor(
         name,
@@ -346,22 +355,30 @@ export function normalizeModel(
 ): { model: ModelProto; report: NormalizationReport } {
   const where = options.file ? ` in ${options.file}` : "";
   try {
-    const a = inlineIf(model, { use_cache_branch: false });
-    const b = removePastInputs(a.model);
-    const c = int64Inputs(b.model);
-    const from = opsetVersion(c.model);
-    const upgraded = from < 13 ? upgradeOpset(c.model, 13) : c.model;
-    const d = dequantizeModel(upgraded);
-    const e = foldQuantizedEmbeddings(d.model);
-    const f = decomposeContribOps(e.model);
-    const g = canonicalInputDims(f.model);
+    // One working copy at a time: each pass's input becomes garbage as soon as the next has run, so a
+    // large model is held about twice, not once per pass.
+    let m = model;
+    const a = inlineIf(m, { use_cache_branch: false });
+    m = a.model;
+    const b = removePastInputs(m);
+    m = b.model;
+    const c = int64Inputs(m);
+    m = c.model;
+    const from = opsetVersion(m);
+    if (from < 13) m = upgradeOpset(m, 13);
+    const d = dequantizeModel(m);
+    m = d.model;
+    const e = foldQuantizedEmbeddings(m);
+    m = e.model;
+    const f = decomposeContribOps(m);
+    m = canonicalInputDims(f.model);
     return {
-      model: g,
+      model: m,
       report: {
         ifInlined: a.inlined,
         pastRemoved: b.removed,
         int64Inputs: c.converted,
-        opset: { from, to: opsetVersion(g) },
+        opset: { from, to: opsetVersion(m) },
         fp16Converted: d.report.fp16Converted,
         dequantizeLinear: d.report.dequantizeLinear,
         matMulInteger: d.report.matMulInteger,
@@ -370,7 +387,11 @@ export function normalizeModel(
       },
     };
   } catch (error) {
-    if (error instanceof NpovError && where && !error.message.includes(where)) error.message += where;
-    throw error;
+    if (error instanceof NpovError) {
+      if (where && !error.message.includes(where)) error.message += where;
+      throw error;
+    }
+    // Anything else (a protobuf size limit, a malformed graph) still reaches the user as a typed error.
+    throw new GradientGraphError(`cannot normalise the graph${where}: ${(error as Error).message ?? String(error)}`);
   }
 }

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import * as transformers from "@huggingface/transformers";
-import { FileReadError, InvalidValueError, NpovError, writeFileAtomic } from "@npov/core";
+import { FileFormatError, FileReadError, InvalidValueError, NpovError, writeFileAtomic } from "@npov/core";
 import { type NormalizationReport, normalizeModel } from "./normalize.js";
 import { loadModel, type ModelProto } from "./proto.js";
 
@@ -45,6 +45,21 @@ export const MODEL_DTYPES = Object.keys(DTYPE_SUFFIX) as ModelDtype[];
 export function parseModelDtype(value: string): ModelDtype {
   if ((MODEL_DTYPES as string[]).includes(value)) return value as ModelDtype;
   throw new InvalidValueError("dtype", `"${value}" is not a model dtype; use one of ${MODEL_DTYPES.join(", ")}.`);
+}
+
+/**
+ * `dtype` / `modelFile` as given on a command line or in a guard config (strings), as loader options:
+ * the dtype validated, the file name passed through.
+ * @throws InvalidValueError on an unknown dtype.
+ */
+export function modelFileOptions(opts: { dtype?: string; modelFile?: string }): {
+  dtype?: ModelDtype;
+  modelFileName?: string;
+} {
+  return {
+    ...(opts.dtype !== undefined ? { dtype: parseModelDtype(opts.dtype) } : {}),
+    ...(opts.modelFile !== undefined ? { modelFileName: opts.modelFile } : {}),
+  };
 }
 
 /** Options of {@link loadPretrained}. */
@@ -95,6 +110,11 @@ const SEQ2SEQ_TYPES = new Set([
   "blenderbot",
   "blenderbot-small",
 ]);
+
+/** Whether a config.json describes an encoder-decoder (seq2seq) model. */
+export function isEncoderDecoderConfig(config: Record<string, unknown>): boolean {
+  return config.is_encoder_decoder === true || SEQ2SEQ_TYPES.has(String(config.model_type));
+}
 
 function isDir(path: string): boolean {
   try {
@@ -152,13 +172,25 @@ async function modelFolder(idOrPath: string, files: string[], revision: string):
   return cached;
 }
 
-function readJson(file: string): Record<string, unknown> {
+/** A JSON object file of a model folder (config.json, tokenizer.json, ...), with typed errors. */
+export function readJsonFile(file: string): Record<string, unknown> {
+  let text: string;
   try {
-    return JSON.parse(readFileSync(file, "utf8"));
+    text = readFileSync(file, "utf8");
   } catch (cause) {
     throw new FileReadError(file, cause);
   }
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (value === null || typeof value !== "object" || Array.isArray(value)) throw new Error("not a JSON object");
+    return value as Record<string, unknown>;
+  } catch (cause) {
+    throw new FileFormatError([
+      { file, line: undefined, field: "", message: `not valid JSON: ${(cause as Error).message}` },
+    ]);
+  }
 }
+const readJson = readJsonFile;
 
 /** Build the tokenizer class named in tokenizer_config.json (as AutoTokenizer does). */
 export function tokenizerFromFiles(dir: string): transformers.PreTrainedTokenizer {
@@ -200,12 +232,18 @@ function decoderCandidates(encoderDecoder: boolean, modelFileName: string | unde
     : ["model", "decoder_model", "decoder_model_merged"];
 }
 
-/** The decoder base name and dtype to load from a local folder (see {@link PretrainedOptions.dtype}). */
-function chooseVariant(
+/**
+ * The decoder base name and dtype to load from a local folder: the first of `candidates` (base names such
+ * as "model", "decoder_model_merged") that exists in the asked dtype, or -- none asked -- in config.json's
+ * `transformers.js_config.dtype`, else fp32, else the only variant it holds (see
+ * {@link PretrainedOptions.dtype}). One rule for every npov loader (salience, classifier, generation).
+ * @throws ModelNotFoundError naming the files that do exist.
+ */
+export function resolveVariant(
   idOrPath: string,
   dir: string,
   config: Record<string, unknown>,
-  candidates: string[],
+  candidates: readonly string[],
   asked: ModelDtype | undefined,
   encoderDecoder: boolean,
 ): { base: string; dtype: ModelDtype } {
@@ -251,7 +289,7 @@ export async function loadPretrained(idOrPath: string, options: PretrainedOption
       "it has no config.json (a model id on the hub, or a folder in the transformers.js layout?).",
     );
   const config = readJson(join(meta, "config.json"));
-  const encoderDecoder = config.is_encoder_decoder === true || SEQ2SEQ_TYPES.has(String(config.model_type));
+  const encoderDecoder = isEncoderDecoderConfig(config);
   const candidates = decoderCandidates(encoderDecoder, options.modelFileName);
   const asked = options.dtype === undefined || options.dtype === "auto" ? undefined : options.dtype;
   const filesOf = (base: string, dtype: ModelDtype) => {
@@ -265,7 +303,7 @@ export async function loadPretrained(idOrPath: string, options: PretrainedOption
   let onnxFiles: string[];
   if (isDir(join(meta, "onnx"))) {
     // A local (or already cached) folder: pick from what it holds.
-    const chosen = chooseVariant(idOrPath, meta, config, candidates, asked, encoderDecoder);
+    const chosen = resolveVariant(idOrPath, meta, config, candidates, asked, encoderDecoder);
     dtype = chosen.dtype;
     onnxFiles = filesOf(chosen.base, dtype);
     dir = await modelFolder(idOrPath, ["config.json", "tokenizer.json", ...onnxFiles], revision);

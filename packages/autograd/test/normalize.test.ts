@@ -12,6 +12,7 @@ import {
   encodeModel,
   evaluateDimExpression,
   foldQuantizedEmbeddings,
+  halfToFloat,
   inlineIf,
   inspectModel,
   int64Inputs,
@@ -254,12 +255,8 @@ describe.skipIf(!existsSync(ZOO))("normalizeModel on every zoo file", () => {
       const a = (await run(original, directFeeds(original.graph as never, ids, "float32", extra))).logits as ort.Tensor;
       const b = (await run(normalized, directFeeds(normalized.graph as never, ids, "float32", extra)))
         .logits as ort.Tensor;
-      const half = (h: number) => {
-        const e = (h >> 10) & 0x1f;
-        const v = e === 0 ? 2 ** -14 * ((h & 0x3ff) / 1024) : 2 ** (e - 15) * (1 + (h & 0x3ff) / 1024);
-        return h & 0x8000 ? -v : v;
-      };
-      const x = a.type === "float16" ? Array.from(a.data as Uint16Array, half) : Array.from(a.data as Float32Array);
+      const x =
+        a.type === "float16" ? Array.from(a.data as Uint16Array, halfToFloat) : Array.from(a.data as Float32Array);
       const y = Array.from(b.data as Float32Array);
       expect(b.dims).toEqual(a.dims);
       const scale = Math.max(...x.map(Math.abs));

@@ -7,7 +7,7 @@
  * methods (`BUILTIN_DETECTOR_METHODS`), which applications may extend with their own.
  */
 
-import { type ModelDtype, parseModelDtype } from "@npov/autograd";
+import { modelFileOptions } from "@npov/autograd";
 import {
   type ErrorDetector,
   FileFormatError,
@@ -79,18 +79,10 @@ export function defaultSoftMatcher(): SoftMatcher {
   return sharedMatcher;
 }
 
-/** The model-file options of a spec (`dtype`, `modelFile`) as `fromPretrained` options. */
-export function modelFileOptionsOf(spec: DetectorSpec): { dtype?: ModelDtype; modelFileName?: string } {
-  return {
-    ...(spec.dtype !== undefined ? { dtype: parseModelDtype(spec.dtype) } : {}),
-    ...(spec.modelFile !== undefined ? { modelFileName: spec.modelFile } : {}),
-  };
-}
-
 /** The YES/NO classifier of a spec (default model: the shipped models/npov-cls). */
 function classifierOf(spec: DetectorSpec): Promise<YesNoClassifier> {
   return YesNoClassifier.fromPretrained(spec.model, {
-    ...modelFileOptionsOf(spec),
+    ...modelFileOptions(spec),
     ...(spec.softPrompt === undefined ? {} : { softPrompt: spec.softPrompt }),
   });
 }
@@ -106,7 +98,7 @@ export const BUILTIN_DETECTOR_METHODS: DetectorMethods = {
       throw new InvalidValueError("variant", `must be "grad-x-input" or "grad-norm", got "${variant}".`);
     return SalienceDetector.fromPretrained(spec.model, {
       variant: variant as SalienceVariant,
-      ...modelFileOptionsOf(spec),
+      ...modelFileOptions(spec),
     });
   },
   classifier: classifierOf,

@@ -17,7 +17,7 @@ import {
 } from "@npov/core";
 import * as ort from "onnxruntime-node";
 import type { SoftPrompt } from "./softprompt-file.js";
-import { type EmbeddingModel, prepareBatch, probabilityNo } from "./yesno.js";
+import { answerLogits, type EmbeddingModel, prepareBatch, probabilityNo, runModel } from "./yesno.js";
 
 export interface TuneOptions {
   task: ClassifierTask;
@@ -79,23 +79,14 @@ async function devScores(
   soft: Float32Array,
   batchSize: number,
 ): Promise<number[]> {
-  const scores: number[] = [];
-  for (let i = 0; i < list.length; i += batchSize) {
-    const chunk = list.slice(i, i + batchSize);
-    const batch = prepareBatch(
-      em,
-      chunk.map((x) => x.ids),
-      soft,
-    );
-    const logits = (await session.run(batch.feeds, ["logits"])).logits as ort.Tensor;
-    const v = logits.dims[2] as number;
-    const data = logits.data as Float32Array;
-    batch.answer.forEach((a, row) => {
-      const base = (row * batch.width + a) * v;
-      scores.push(probabilityNo(data[base + em.labels.yes] as number, data[base + em.labels.no] as number));
-    });
-  }
-  return scores;
+  const logits = await answerLogits(
+    session,
+    em,
+    list.map((x) => x.ids),
+    soft,
+    batchSize,
+  );
+  return logits.map((l) => probabilityNo(l.yes, l.no));
 }
 
 /** The gradient of the mean token loss w.r.t. the soft-prompt vectors, and that loss, for one batch. */
@@ -107,7 +98,7 @@ export async function softPromptGradient(
   soft: Float32Array,
 ): Promise<{ loss: number; gradient: Float32Array }> {
   const batch = prepareBatch(em, batchIds, soft, targets);
-  const r = await session.run(batch.feeds, { outputs: ["token_loss"] });
+  const r = await runModel(em, () => session.run(batch.feeds, { outputs: ["token_loss"] }), batch.feeds);
   const loss = Array.from(r.outputs.token_loss?.data as Float32Array).reduce((a, b) => a + b, 0) / batchIds.length;
   const g = r.gradients.inputs_embeds as ort.Tensor;
   const [b, width, d] = g.dims as [number, number, number];
@@ -154,10 +145,14 @@ export async function tuneSoftPrompt(
     soft.set(em.table.data.subarray(id * d, (id + 1) * d), k * d);
   });
 
+  // onnxruntime logs kernel failures to stderr itself; npov rethrows them as typed errors (runModel).
+  const sessionOptions = { logSeverityLevel: 4 as const };
   const session = await withModelContext(em.files, () =>
-    GradientSession.create(em.model, { of: "token_loss", wrt: ["inputs_embeds"], seed: "ones" }),
+    GradientSession.create(em.model, { of: "token_loss", wrt: ["inputs_embeds"], seed: "ones", sessionOptions }),
   );
-  const forward = await withModelContext(em.files, () => ort.InferenceSession.create(encodeModel(em.model)));
+  const forward = await withModelContext(em.files, () =>
+    ort.InferenceSession.create(encodeModel(em.model), sessionOptions),
+  );
   const adam = new Adam(new Map([["soft", soft]]), { lr, warmupSteps, totalSteps: steps });
   const history: TuneResult["history"] = [];
   let best = { auc: Number.NEGATIVE_INFINITY, vectors: Float32Array.from(soft), step: 0 };

@@ -142,7 +142,7 @@ export interface PreparedBatch {
  */
 export function prepareBatch(
   em: EmbeddingModel,
-  promptIds: number[][],
+  promptIds: readonly number[][],
   soft: Float32Array | undefined,
   targets?: number[],
 ): PreparedBatch {
@@ -153,7 +153,7 @@ export function prepareBatch(
   const b = promptIds.length;
   const i64 = (values: number[], dims: number[]) =>
     new ort.Tensor("int64", BigInt64Array.from(values.map(BigInt)), dims);
-  const embedRows = (rows: number[][], width: number) => {
+  const embedRows = (rows: readonly number[][], width: number) => {
     const out = new Float32Array(b * width * d);
     rows.forEach((ids, r) => {
       if (soft !== undefined) out.set(soft, r * width * d);
@@ -224,6 +224,47 @@ export function prepareBatch(
   };
 }
 
+/**
+ * The YES and NO logits at the answer position of each prompt (token ids), run forward in batches with an
+ * optional soft prompt; shared by scoring and by tuning's dev evaluation. onnxruntime failures become a
+ * typed {@link ModelRunError}.
+ */
+export async function answerLogits(
+  session: ort.InferenceSession,
+  em: EmbeddingModel,
+  prompts: readonly number[][],
+  soft: Float32Array | undefined,
+  batchSize: number,
+): Promise<Array<{ yes: number; no: number }>> {
+  const out: Array<{ yes: number; no: number }> = [];
+  for (let i = 0; i < prompts.length; i += batchSize) {
+    const batch = prepareBatch(em, prompts.slice(i, i + batchSize), soft);
+    const r = await runModel(em, () => session.run(batch.feeds, ["logits"]), batch.feeds);
+    const logits = r.logits as ort.Tensor;
+    const v = logits.dims[2] as number;
+    const data = logits.data as Float32Array;
+    batch.answer.forEach((a, row) => {
+      const base = (row * batch.width + a) * v;
+      out.push({ yes: data[base + em.labels.yes] as number, no: data[base + em.labels.no] as number });
+    });
+  }
+  return out;
+}
+
+/** Run `run`; an onnxruntime failure becomes a {@link ModelRunError} naming the model and the batch width. */
+export async function runModel<T>(
+  em: EmbeddingModel,
+  run: () => Promise<T>,
+  feeds: Record<string, ort.Tensor>,
+): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    const tokens = `${feeds.input_ids?.dims[1] ?? "?"} tokens`;
+    throw new ModelRunError(em.files.dir, tokens, maxPositions(em.files.config), error);
+  }
+}
+
 /** P(NO) = softmax([logit(YES), logit(NO)])[1], computed stably. */
 export function probabilityNo(logitYes: number, logitNo: number): number {
   const m = Math.max(logitYes, logitNo);
@@ -287,27 +328,9 @@ export class YesNoClassifier implements ErrorDetector {
 
   /** Logits of YES and NO for prompts (batched, padded); `soft` prepends soft-prompt vectors. */
   async labelLogits(prompts: string[], soft?: Float32Array): Promise<Array<{ yes: number; no: number }>> {
-    const out: Array<{ yes: number; no: number }> = [];
     const tok = this.em.files.tokenizer;
-    for (let i = 0; i < prompts.length; i += this.batchSize) {
-      const ids = prompts.slice(i, i + this.batchSize).map((p) => tok.encode(p) as number[]);
-      const batch = prepareBatch(this.em, ids, soft);
-      let r: ort.InferenceSession.ReturnType;
-      try {
-        r = await this.session.run(batch.feeds, ["logits"]);
-      } catch (error) {
-        const tokens = `${batch.feeds.input_ids?.dims[1] ?? "?"} tokens`;
-        throw new ModelRunError(this.em.files.dir, tokens, maxPositions(this.em.files.config), error);
-      }
-      const logits = r.logits as ort.Tensor;
-      const v = logits.dims[2] as number;
-      const data = logits.data as Float32Array;
-      batch.answer.forEach((a, row) => {
-        const base = (row * batch.width + a) * v;
-        out.push({ yes: data[base + this.em.labels.yes] as number, no: data[base + this.em.labels.no] as number });
-      });
-    }
-    return out;
+    const ids = prompts.map((p) => tok.encode(p) as number[]);
+    return answerLogits(this.session, this.em, ids, soft, this.batchSize);
   }
 
   /** P(NO) for each example and task. */

@@ -9,7 +9,7 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { DataType, GradientSession, loadModel, type ModelDtype } from "@npov/autograd";
+import { DataType, DTYPE_SUFFIX, GradientSession, halfToFloat, loadModel, type ModelDtype } from "@npov/autograd";
 import {
   loadEmbeddingModel,
   probabilityNo,
@@ -33,16 +33,13 @@ const input: NpovInput = {
 };
 const RESPONSE = "Some say cages harm animals; others that zoos save species.";
 
-const SUFFIX: Record<string, string> = {
-  fp32: "",
-  fp16: "_fp16",
-  q8: "_quantized",
-  int8: "_int8",
-  uint8: "_uint8",
-  q4: "_q4",
-  q4f16: "_q4f16",
-};
-const tolerance = (dtype: ModelDtype) => (dtype === "fp32" ? 1e-5 : dtype === "fp16" ? 2e-2 : 5e-2);
+/**
+ * Largest label-logit error relative to the logit row's spread: float rounding for fp32 and weight-only
+ * q4 (MatMulNBits dequantized exactly); fp16 arithmetic in onnxruntime; run-time activation quantization
+ * (q8/int8/uint8 MatMulInteger, which npov replaces by float activations).
+ */
+const tolerance = (dtype: ModelDtype) =>
+  dtype === "fp32" || dtype === "q4" ? 1e-4 : dtype === "fp16" || dtype === "q4f16" ? 1e-2 : 0.2;
 
 type Graph = NonNullable<ReturnType<typeof loadModel>["graph"]>;
 
@@ -57,15 +54,6 @@ async function directLogits(file: string, ids: number[], extra: Record<string, o
   const half = t.type === "float16";
   const data = half ? Float32Array.from(t.data as Uint16Array, halfToFloat) : (t.data as Float32Array);
   return { data, v: t.dims[2] as number };
-}
-
-function halfToFloat(h: number): number {
-  const s = h & 0x8000 ? -1 : 1;
-  const e = (h >> 10) & 0x1f;
-  const f = h & 0x3ff;
-  if (e === 0) return s * 2 ** -14 * (f / 1024);
-  if (e === 31) return f ? Number.NaN : s * Number.POSITIVE_INFINITY;
-  return s * 2 ** (e - 15) * (1 + f / 1024);
 }
 
 const CAUSAL: Array<{ folder: string; dtype: ModelDtype; file?: string }> = [
@@ -92,19 +80,31 @@ describe.skipIf(!existsSync(ZOO))("YES/NO classifier on zoo models: P(NO) vs a d
       dtype,
       ...(file ? { modelFileName: file } : {}),
     });
-    const [score] = await clf.scoreBatch([{ input, response: RESPONSE }], "coverage");
     const { labels } = clf.em;
-    const ids = [
-      ...(clf.em.files.tokenizer.encode(classifierPrompt(input, RESPONSE, "coverage")) as number[]),
-      ...labels.prefix,
-    ];
+    const prompt = classifierPrompt(input, RESPONSE, "coverage");
+    const [score] = await clf.scoreBatch([{ input, response: RESPONSE }], "coverage");
+    const [logits] = await clf.labelLogits([prompt]);
+    // Padding: a batch of two prompts of different lengths gives each prompt's own logits.
+    const pair = await clf.labelLogits([prompt, classifierPrompt(input, "Zoos save species.", "coverage")]);
+    const alone = await clf.labelLogits([classifierPrompt(input, "Zoos save species.", "coverage")]);
+    expect(pair[0]?.yes).toBeCloseTo(logits?.yes as number, 5);
+    expect(pair[1]?.no).toBeCloseTo(alone[0]?.no as number, 5);
+    const ids = [...(clf.em.files.tokenizer.encode(prompt) as number[]), ...labels.prefix];
     await clf.dispose();
-    const { data, v } = await directLogits(join(dir, "onnx", `${file ?? "model"}${SUFFIX[dtype]}.onnx`), ids);
+    const { data, v } = await directLogits(join(dir, "onnx", `${file ?? "model"}${DTYPE_SUFFIX[dtype]}.onnx`), ids);
     const at = (ids.length - 1) * v;
-    const expected = probabilityNo(data[at + labels.yes] as number, data[at + labels.no] as number);
-    expect(score).toBeGreaterThan(0);
-    expect(score).toBeLessThan(1);
-    expect(Math.abs((score as number) - expected)).toBeLessThanOrEqual(tolerance(dtype));
+    const row = Array.from(data.subarray(at, at + v));
+    // Random weights give nearly flat logits (P(NO) ~ 0.5 whatever the model does), so the label logits
+    // themselves are compared, relative to the spread of the logit row.
+    const spread = Math.max(...row) - Math.min(...row);
+    const err = Math.max(
+      Math.abs((logits?.yes as number) - (row[labels.yes] as number)),
+      Math.abs((logits?.no as number) - (row[labels.no] as number)),
+    );
+    expect(err / spread, `label-logit error ${err}, logit spread ${spread}`).toBeLessThanOrEqual(tolerance(dtype));
+    expect(
+      Math.abs((score as number) - probabilityNo(row[labels.yes] as number, row[labels.no] as number)),
+    ).toBeLessThanOrEqual(tolerance(dtype));
   });
 
   it.each(["fp32", "q8"] as const)("optimum-t5 %s (encoder + If-merged decoder)", async (dtype) => {
@@ -114,17 +114,21 @@ describe.skipIf(!existsSync(ZOO))("YES/NO classifier on zoo models: P(NO) vs a d
     const { labels } = clf.em;
     const promptIds = clf.em.files.tokenizer.encode(classifierPrompt(input, RESPONSE, "hallucination")) as number[];
     await clf.dispose();
-    const enc = join(dir, "onnx", `encoder_model${SUFFIX[dtype]}.onnx`);
+    const enc = join(dir, "onnx", `encoder_model${DTYPE_SUFFIX[dtype]}.onnx`);
     const encoder = await ort.InferenceSession.create(enc);
     const hidden = (await encoder.run(directFeeds(loadModel(enc).graph as Graph, promptIds, "float32")))
       .last_hidden_state as ort.Tensor;
     await encoder.release();
     const decIds = [0, ...labels.prefix];
     const mask = new ort.Tensor("int64", new BigInt64Array(promptIds.length).fill(1n), [1, promptIds.length]);
-    const { data, v } = await directLogits(join(dir, "onnx", `decoder_model_merged${SUFFIX[dtype]}.onnx`), decIds, {
-      encoder_hidden_states: hidden,
-      encoder_attention_mask: mask,
-    });
+    const { data, v } = await directLogits(
+      join(dir, "onnx", `decoder_model_merged${DTYPE_SUFFIX[dtype]}.onnx`),
+      decIds,
+      {
+        encoder_hidden_states: hidden,
+        encoder_attention_mask: mask,
+      },
+    );
     const at = (decIds.length - 1) * v;
     expect(
       Math.abs((score as number) - probabilityNo(data[at + labels.yes] as number, data[at + labels.no] as number)),

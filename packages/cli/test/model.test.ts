@@ -95,7 +95,7 @@ describe.skipIf(!existsSync(ZOO))("npov with exported models", () => {
         .split("\n")
         .filter((l) => l.startsWith("npov:")),
     ).toHaveLength(1);
-    expect(r.stderr).toMatch(/npov cannot differentiate onnx\/model.onnx .*Softsign.*\[UNSUPPORTED_MODEL\]/);
+    expect(r.stderr).toMatch(/npov cannot use onnx\/model.onnx .*Softsign.*\[UNSUPPORTED_MODEL\]/);
     for (const out of [bad, absent, r]) noStack(out.stderr);
   });
 });

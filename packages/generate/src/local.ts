@@ -4,10 +4,10 @@
  * core. Greedy or sampled decoding; sampling is seeded through transformers.js's `random.seed`, so calls
  * are serialized per process to keep results reproducible.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import * as transformers from "@huggingface/transformers";
-import { availableDtypes, type ModelDtype, parseModelDtype, tokenizerFromFiles } from "@npov/autograd";
+import { type ModelDtype, parseModelDtype, resolveVariant, tokenizerFromFiles } from "@npov/autograd";
 import {
   generatorPrompt,
   InvalidValueError,
@@ -21,24 +21,6 @@ import type { GeneratedResponse, GenerateOptions, Generator } from "./generator.
 /** The shipped generator's folder. */
 export function defaultGeneratorPath(): string {
   return repoPath("models", "npov-gen");
-}
-
-/**
- * The dtype transformers.js should load from a local folder when none is asked: config.json's
- * `transformers.js_config.dtype`, else fp32 when present, else the only variant the folder holds (the
- * same rule as `loadPretrained` in @npov/autograd).
- */
-function defaultDtype(dir: string, encoderDecoder: boolean, modelFileName: string | undefined): ModelDtype {
-  try {
-    const config = JSON.parse(readFileSync(`${dir}/config.json`, "utf8")) as Record<string, unknown>;
-    const d = (config["transformers.js_config"] as { dtype?: unknown } | undefined)?.dtype;
-    if (typeof d === "string") return parseModelDtype(d);
-  } catch {
-    // no readable config.json: transformers.js reports that itself
-  }
-  const base = modelFileName ?? (encoderDecoder ? "decoder_model_merged" : "model");
-  const present = availableDtypes(dir, base);
-  return present.includes("fp32") || present.length !== 1 ? "fp32" : (present[0] as ModelDtype);
 }
 
 let queue: Promise<unknown> = Promise.resolve();
@@ -125,26 +107,24 @@ export class LocalGenerator implements Generator {
         };
         const encoderDecoder = config.is_encoder_decoder === true;
         const Auto = encoderDecoder ? transformers.AutoModelForSeq2SeqLM : transformers.AutoModelForCausalLM;
-        const dtype =
-          options.dtype !== undefined && options.dtype !== "auto"
-            ? parseModelDtype(options.dtype)
-            : isFolder
-              ? defaultDtype(
-                  idOrPath,
-                  encoderDecoder,
-                  options.modelFileName ??
-                    (availableDtypes(idOrPath, "model").length === 0 ? "decoder_model_merged" : undefined),
-                )
-              : "fp32";
-        // Legacy Optimum folders have no onnx/model*.onnx: use their If-merged decoder (it has the cache).
+        // Local folders: the same dtype rule as every npov loader (resolveVariant), over the files
+        // transformers.js generates with -- `model*.onnx` or the If-merged decoder (legacy layout), which
+        // has the cache; a hub id: the asked dtype, else fp32.
+        const asked =
+          options.dtype !== undefined && options.dtype !== "auto" ? parseModelDtype(options.dtype) : undefined;
+        const candidates =
+          options.modelFileName !== undefined
+            ? [options.modelFileName]
+            : encoderDecoder
+              ? ["decoder_model_merged"]
+              : ["model", "decoder_model_merged"];
+        const chosen = isFolder
+          ? resolveVariant(idOrPath, idOrPath, config as Record<string, unknown>, candidates, asked, encoderDecoder)
+          : { base: options.modelFileName ?? "model", dtype: asked ?? "fp32" };
+        const dtype = chosen.dtype;
         const modelFileName =
           options.modelFileName ??
-          (isFolder &&
-          !encoderDecoder &&
-          availableDtypes(idOrPath, "model").length === 0 &&
-          availableDtypes(idOrPath, "decoder_model_merged").length > 0
-            ? "decoder_model_merged"
-            : undefined);
+          (chosen.base === "decoder_model_merged" && !encoderDecoder ? chosen.base : undefined);
         const lm = (await Auto.from_pretrained(id, {
           dtype,
           ...(modelFileName !== undefined ? { model_file_name: modelFileName } : {}),

@@ -8,7 +8,14 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { inspectModel, loadModel, type ModelDtype, tokenizerFromFiles } from "@npov/autograd";
+import {
+  DTYPE_SUFFIX,
+  halfToFloat,
+  inspectModel,
+  loadModel,
+  type ModelDtype,
+  tokenizerFromFiles,
+} from "@npov/autograd";
 import { generatorPrompt, type NpovInput } from "@npov/core";
 import { LocalGenerator } from "@npov/generate";
 import * as ort from "onnxruntime-node";
@@ -25,27 +32,10 @@ const input: NpovInput = {
   ],
 };
 const STEPS = 6;
-const SUFFIX: Record<string, string> = {
-  fp32: "",
-  fp16: "_fp16",
-  q8: "_quantized",
-  int8: "_int8",
-  uint8: "_uint8",
-  q4: "_q4",
-  q4f16: "_q4f16",
-};
 type Graph = NonNullable<ReturnType<typeof loadModel>["graph"]>;
 
 function floats(t: ort.Tensor): Float32Array {
-  if (t.type !== "float16") return t.data as Float32Array;
-  return Float32Array.from(t.data as Uint16Array, (h) => {
-    const sign = h & 0x8000 ? -1 : 1;
-    const e = (h >> 10) & 0x1f;
-    const f = h & 0x3ff;
-    if (e === 0) return sign * 2 ** -14 * (f / 1024);
-    if (e === 31) return f ? Number.NaN : sign * Number.POSITIVE_INFINITY;
-    return sign * 2 ** (e - 15) * (1 + f / 1024);
-  });
+  return t.type === "float16" ? Float32Array.from(t.data as Uint16Array, halfToFloat) : (t.data as Float32Array);
 }
 
 function argmax(t: ort.Tensor, position: number): number {
@@ -107,7 +97,7 @@ describe.skipIf(!existsSync(ZOO))("transformers.js generation offline on zoo mod
     const { text } = await generator.generateText(input, { maxNewTokens: STEPS });
     const tokenizer = tokenizerFromFiles(dir);
     const ids = tokenizer.encode(generatorPrompt(input)) as number[];
-    const expected = await greedyCached(join(dir, "onnx", `${file}${SUFFIX[dtype]}.onnx`), ids);
+    const expected = await greedyCached(join(dir, "onnx", `${file}${DTYPE_SUFFIX[dtype]}.onnx`), ids);
     expect(text).toBe(tokenizer.decode(expected, { skip_special_tokens: true }));
   });
 
@@ -127,8 +117,8 @@ describe.skipIf(!existsSync(ZOO))("transformers.js generation offline on zoo mod
       const { text } = await generator.generateText(input, { maxNewTokens: STEPS });
       const tokenizer = tokenizerFromFiles(dir);
       const ids = tokenizer.encode(generatorPrompt(input)) as number[];
-      const encFile = join(dir, "onnx", `encoder_model${SUFFIX[dtype]}.onnx`);
-      const decFile = join(dir, "onnx", `decoder_model_merged${SUFFIX[dtype]}.onnx`);
+      const encFile = join(dir, "onnx", `encoder_model${DTYPE_SUFFIX[dtype]}.onnx`);
+      const decFile = join(dir, "onnx", `decoder_model_merged${DTYPE_SUFFIX[dtype]}.onnx`);
       const enc = await ort.InferenceSession.create(encFile);
       const hidden = (await enc.run(directFeeds(loadModel(encFile).graph as Graph, ids, "float32"))).last_hidden_state;
       const decGraph = loadModel(decFile).graph as Graph;

@@ -16,7 +16,7 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import type { ModelDtype } from "@npov/autograd";
+import { DTYPE_SUFFIX, type ModelDtype } from "@npov/autograd";
 import { SalienceDetector } from "@npov/salience";
 import { describe, expect, it } from "vitest";
 import { causalReference, relativeError, seq2seqReference } from "../../autograd/test/zoo-reference.js";
@@ -75,16 +75,6 @@ const CAUSAL: Case[] = [
   { folder: "ortopt-gpt2", dtype: "fp16", reference: "same-file", tolerance: 1e-2 },
 ];
 
-const SUFFIX: Record<string, string> = {
-  fp32: "",
-  fp16: "_fp16",
-  q8: "_quantized",
-  int8: "_int8",
-  uint8: "_uint8",
-  q4: "_q4",
-  q4f16: "_q4f16",
-};
-
 describe.skipIf(!existsSync(ZOO))(
   "salience on zoo models: token maps vs finite differences on the original graphs",
   () => {
@@ -102,7 +92,7 @@ describe.skipIf(!existsSync(ZOO))(
       expect(promptIds.length).toBeGreaterThan(3);
       expect(responseIds.length).toBeGreaterThan(0);
       const base = c.file ?? "model";
-      const file = `onnx/${base}${c.reference === "fp32-file" ? "" : SUFFIX[c.dtype]}.onnx`;
+      const file = `onnx/${base}${c.reference === "fp32-file" ? "" : DTYPE_SUFFIX[c.dtype]}.onnx`;
       const ref = await causalReference(dir, file, promptIds, responseIds, c.tolerance >= 1e-2 ? 1e-2 : 1e-4);
       const err = relativeError(map.attributions.data, ref.map.flat());
       expect(err, `relative error ${err} (reference ${ref.precision})`).toBeLessThanOrEqual(c.tolerance);
@@ -125,7 +115,7 @@ describe.skipIf(!existsSync(ZOO))(
       await detector.dispose();
       const promptIds = map.inputTokens.map((t) => t.id);
       const responseIds = map.responseTokens.map((t) => t.id);
-      const suffix = c.reference === "fp32-file" ? "" : SUFFIX[c.dtype];
+      const suffix = c.reference === "fp32-file" ? "" : DTYPE_SUFFIX[c.dtype];
       const ref = await seq2seqReference(
         dir,
         `onnx/encoder_model${suffix}.onnx`,

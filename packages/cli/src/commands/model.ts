@@ -1,4 +1,9 @@
-import { inspectModel, MODEL_DTYPES, type ModelInspection, parseModelDtype } from "@npov/autograd";
+import {
+  inspectModel,
+  modelFileOptions as loaderModelFileOptions,
+  MODEL_DTYPES,
+  type ModelInspection,
+} from "@npov/autograd";
 import type { Command } from "commander";
 import { checkModelOption, out, outJson } from "../util.js";
 
@@ -15,13 +20,8 @@ export function addModelFileOptions(command: Command): Command {
     );
 }
 
-/** The load options `--dtype` / `--model-file` ask for, validated. */
-export function modelFileOptions(opts: { dtype?: string; modelFile?: string }) {
-  return {
-    ...(opts.dtype !== undefined ? { dtype: parseModelDtype(opts.dtype) } : {}),
-    ...(opts.modelFile !== undefined ? { modelFileName: opts.modelFile } : {}),
-  };
-}
+/** The load options `--dtype` / `--model-file` ask for, validated (one rule with guard configs). */
+export const modelFileOptions = loaderModelFileOptions;
 
 const mark = (ok: boolean) => (ok ? "yes" : "NO");
 
