@@ -4,12 +4,16 @@
  * files fetched from the model hub and cached. The tokenizer is built from tokenizer.json and
  * tokenizer_config.json exactly as transformers.js's AutoTokenizer does, without touching its global env.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
-import { isAbsolute, join } from "node:path";
+import { createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
+import { dirname, isAbsolute, join } from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import * as transformers from "@huggingface/transformers";
-import { FileFormatError, FileReadError, InvalidValueError, NpovError, writeFileAtomic } from "@npov/core";
+import { FileFormatError, FileReadError, InvalidValueError, NpovError } from "@npov/core";
+import { UnsupportedModelError } from "./errors.js";
 import { type NormalizationReport, normalizeModel } from "./normalize.js";
-import { loadModel, type ModelProto } from "./proto.js";
+import { decodeModel, loadModel, type ModelProto } from "./proto.js";
 
 /** A model folder that cannot be found locally and may not be downloaded. */
 export class ModelNotFoundError extends NpovError {
@@ -124,6 +128,7 @@ function isDir(path: string): boolean {
   }
 }
 
+/** Download one file of a hub model to `target`, streamed to disk and renamed into place; false on 404. */
 async function download(id: string, file: string, target: string, revision: string): Promise<boolean> {
   const env = transformers.env as unknown as { remoteHost: string; remotePathTemplate: string };
   const url =
@@ -140,36 +145,65 @@ async function download(id: string, file: string, target: string, revision: stri
     );
   }
   if (response.status === 404) return false;
-  if (!response.ok) throw new ModelNotFoundError(id, `${url} answered ${response.status} ${response.statusText}`);
-  writeFileAtomic(target, new Uint8Array(await response.arrayBuffer()));
+  if (!response.ok || response.body === null)
+    throw new ModelNotFoundError(id, `${url} answered ${response.status} ${response.statusText}`);
+  // Weights can be gigabytes: stream to a temporary file beside the target, then rename (atomic).
+  mkdirSync(dirname(target), { recursive: true });
+  const partial = `${target}.${process.pid}.part`;
+  try {
+    await pipeline(Readable.fromWeb(response.body as WebReadableStream), createWriteStream(partial));
+    renameSync(partial, target);
+  } catch (cause) {
+    rmSync(partial, { force: true });
+    throw new ModelNotFoundError(id, `downloading ${url} failed: ${(cause as Error).message}`);
+  }
   return true;
 }
 
-/** The folder holding `idOrPath`'s files (downloading `files` when allowed and missing). */
-async function modelFolder(idOrPath: string, files: string[], revision: string): Promise<string> {
+/** Where a hub model's files are cached: per id, and per revision other than main. */
+function cacheFolder(id: string, revision: string): string {
+  const env = transformers.env as unknown as { cacheDir: string | null };
+  const base = join(env.cacheDir ?? join(process.cwd(), ".cache"), id);
+  return revision === "main" ? base : join(base, "revisions", revision);
+}
+
+/** A local folder for `idOrPath` (a path, or an id under `env.localModelPath`), or undefined for a hub id. */
+function localFolder(idOrPath: string): string | undefined {
   if (isDir(idOrPath)) return idOrPath;
   // Something written as a path (absolute, ./, ../) is a folder or nothing: never a hub id.
   if (isAbsolute(idOrPath) || /^\.\.?[\\/]/.test(idOrPath)) throw new ModelNotFoundError(idOrPath, "no such folder.");
-  const env = transformers.env as unknown as {
-    allowLocalModels: boolean;
-    localModelPath: string;
-    allowRemoteModels: boolean;
-    cacheDir: string | null;
-  };
+  const env = transformers.env as unknown as { allowLocalModels: boolean; localModelPath: string };
   if (env.allowLocalModels && isDir(join(env.localModelPath, idOrPath))) return join(env.localModelPath, idOrPath);
-  const cached = join(env.cacheDir ?? join(process.cwd(), ".cache"), idOrPath);
-  if (files.every((f) => existsSync(join(cached, f)))) return cached;
-  if (!env.allowRemoteModels)
+  return undefined;
+}
+
+/**
+ * The cache folder of a hub model, with the missing ones of `files` downloaded when
+ * `env.allowRemoteModels` (a 404 leaves a file missing: the caller decides what that means).
+ */
+async function hubFolder(id: string, files: readonly string[], revision: string): Promise<string> {
+  const env = transformers.env as unknown as { allowRemoteModels: boolean };
+  const cached = cacheFolder(id, revision);
+  const missing = files.filter((f) => !existsSync(join(cached, f)));
+  if (missing.length === 0) return cached;
+  if (!env.allowRemoteModels) {
+    if (existsSync(join(cached, "config.json"))) return cached; // partly cached: the caller says what is missing
     throw new ModelNotFoundError(
-      idOrPath,
+      id,
       "it is not a folder, not under env.localModelPath, not cached, and env.allowRemoteModels is false. Give a local model folder.",
     );
-  for (const f of files) if (!existsSync(join(cached, f))) await download(idOrPath, f, join(cached, f), revision);
-  // External data, if the model has it.
-  for (const f of files.filter((x) => x.endsWith(".onnx")))
-    if (!existsSync(join(cached, `${f}_data`)))
-      await download(idOrPath, `${f}_data`, join(cached, `${f}_data`), revision);
+  }
+  for (const f of missing) await download(id, f, join(cached, f), revision);
   return cached;
+}
+
+/** The external-data files an ONNX file names (its `location` entries), read from the graph file. */
+function externalDataFiles(onnxFile: string): string[] {
+  const model = decodeModel(readFileSync(onnxFile), onnxFile);
+  const locations = new Set<string>();
+  for (const t of model.graph?.initializer ?? [])
+    for (const e of t.externalData ?? []) if (e.key === "location" && e.value) locations.add(e.value);
+  return [...locations];
 }
 
 /** A JSON object file of a model folder (config.json, tokenizer.json, ...), with typed errors. */
@@ -271,6 +305,40 @@ export function resolveVariant(
   );
 }
 
+/** How much larger a dtype's weights become in fp32 (npov differentiates fp32 graphs). */
+const WIDENING: Readonly<Record<ModelDtype, number>> = {
+  fp32: 1,
+  fp16: 2,
+  q8: 4,
+  int8: 4,
+  uint8: 4,
+  q4: 8,
+  q4f16: 8,
+  bnb4: 8,
+};
+
+/**
+ * npov holds each normalised graph in memory as one protobuf message, which cannot exceed 2 GiB: refuse,
+ * with a typed error saying so, a graph whose fp32 weights would not fit (instead of a crash deep inside).
+ */
+function checkGraphSize(dir: string, onnxFiles: readonly string[], dtype: ModelDtype): void {
+  const limit = 2 ** 31 - 2 ** 20;
+  for (const f of onnxFiles) {
+    const path = join(dir, f);
+    let bytes = statSync(path).size;
+    for (const x of [`${path}_data`, `${path}.data`]) if (existsSync(x)) bytes += statSync(x).size;
+    const estimate = bytes * WIDENING[dtype];
+    if (estimate > limit)
+      throw new UnsupportedModelError(
+        dir,
+        [f],
+        new Error(
+          `its weights would take about ${(estimate / 2 ** 30).toFixed(1)} GiB in fp32, and npov holds a graph as one protobuf message (at most 2 GiB); use a smaller model for salience, scoring and tuning (generation with transformers.js is not limited)`,
+        ),
+      );
+  }
+}
+
 /**
  * Resolve config, tokenizer and ONNX graphs the way transformers.js does (folder, `env.localModelPath`,
  * cache, or the hub when `env.allowRemoteModels`), for every dtype and both layouts (single `model.onnx`
@@ -282,7 +350,8 @@ export function resolveVariant(
 export async function loadPretrained(idOrPath: string, options: PretrainedOptions = {}): Promise<PretrainedFiles> {
   if (options.dtype !== undefined && options.dtype !== "auto") parseModelDtype(options.dtype);
   const revision = options.revision ?? "main";
-  const meta = await modelFolder(idOrPath, ["config.json"], revision);
+  const local = localFolder(idOrPath);
+  const meta = local ?? (await hubFolder(idOrPath, ["config.json"], revision));
   if (!existsSync(join(meta, "config.json")))
     throw new ModelNotFoundError(
       idOrPath,
@@ -301,36 +370,46 @@ export async function loadPretrained(idOrPath: string, options: PretrainedOption
   let dir: string;
   let dtype: ModelDtype;
   let onnxFiles: string[];
-  if (isDir(join(meta, "onnx"))) {
-    // A local (or already cached) folder: pick from what it holds.
-    const chosen = resolveVariant(idOrPath, meta, config, candidates, asked, encoderDecoder);
+  if (local !== undefined) {
+    // A local folder: pick from what it holds.
+    const chosen = resolveVariant(idOrPath, local, config, candidates, asked, encoderDecoder);
+    dir = local;
     dtype = chosen.dtype;
     onnxFiles = filesOf(chosen.base, dtype);
-    dir = await modelFolder(idOrPath, ["config.json", "tokenizer.json", ...onnxFiles], revision);
   } else {
-    // Remote: the asked dtype (default: config.json's, else fp32); layouts tried in order until one exists.
+    // A hub id: the asked dtype (default: config.json's, else fp32); layouts tried in order until one is
+    // cached or downloads; then the external-data files the graphs name.
     const tried: string[] = [];
     let found: { dir: string; dtype: ModelDtype; files: string[] } | undefined;
-    for (const base of candidates) {
+    const wanted = candidates.map((base) => {
       const d = asked ?? transformersJsDtype(config, base) ?? "fp32";
-      const files = filesOf(base, d);
-      tried.push(...files);
-      const folder = await modelFolder(
-        idOrPath,
-        ["config.json", "tokenizer.json", "tokenizer_config.json", ...files],
-        revision,
-      );
-      if (files.every((f) => existsSync(join(folder, f)))) {
-        found = { dir: folder, dtype: d, files };
+      return { dtype: d, files: filesOf(base, d) };
+    });
+    // A layout already cached wins (no request); otherwise the layouts are downloaded in order.
+    const cache = cacheFolder(idOrPath, revision);
+    const cachedLayout = wanted.find((w) => w.files.every((f) => existsSync(join(cache, f))));
+    if (cachedLayout !== undefined) found = { dir: cache, ...cachedLayout };
+    for (const w of cachedLayout === undefined ? wanted : []) {
+      tried.push(...w.files);
+      const folder = await hubFolder(idOrPath, w.files, revision);
+      if (w.files.every((f) => existsSync(join(folder, f)))) {
+        found = { dir: folder, ...w };
         break;
       }
     }
-    if (found === undefined) throw new ModelNotFoundError(idOrPath, `none of ${tried.join(", ")} could be downloaded.`);
+    if (found === undefined) throw new ModelNotFoundError(idOrPath, `none of ${tried.join(", ")} could be had.`);
     ({ dir, dtype } = found);
     onnxFiles = found.files;
+    const extra = onnxFiles.flatMap((f) => externalDataFiles(join(dir, f)).map((x) => join(dirname(f), x)));
+    await hubFolder(idOrPath, ["tokenizer.json", "tokenizer_config.json", ...extra], revision);
+    if (!existsSync(join(dir, "tokenizer.json")))
+      throw new ModelNotFoundError(idOrPath, "it has no tokenizer.json (npov needs the fast-tokenizer file).");
+    for (const x of extra)
+      if (!existsSync(join(dir, x))) throw new ModelNotFoundError(idOrPath, `external data ${x} could not be had.`);
   }
   for (const f of onnxFiles)
     if (!existsSync(join(dir, f))) throw new ModelNotFoundError(idOrPath, `${join(dir, f)} is missing.`);
+  checkGraphSize(dir, onnxFiles, dtype);
   const normalization: Record<string, NormalizationReport> = {};
   const graph = (file: string) => {
     const model = loadModel(join(dir, file));

@@ -72,7 +72,15 @@ describe.skipIf(!existsSync(ZOO))("loadPretrained by hub id", () => {
     expect(requests.length).toBe(before);
   });
 
-  it("downloads external data beside the graph", async () => {
+  it("a second dtype of a cached model is downloaded, not refused", async () => {
+    const fp32 = await loadPretrained("zoo/optimum-llama");
+    expect(fp32.onnxFiles).toEqual(["onnx/model.onnx"]);
+    const q8 = await loadPretrained("zoo/optimum-llama", { dtype: "q8" });
+    expect(q8.onnxFiles).toEqual(["onnx/model_quantized.onnx"]);
+    expect(q8.dir).toBe(fp32.dir);
+  });
+
+  it("downloads the external data the graph names", async () => {
     const files = await loadPretrained("zoo/genai-llama");
     expect(files.onnxFiles).toEqual(["onnx/model.onnx"]);
     expect(requests).toContainEqual({ path: "/zoo/genai-llama/resolve/main/onnx/model.onnx_data", status: 200 });
@@ -83,7 +91,7 @@ describe.skipIf(!existsSync(ZOO))("loadPretrained by hub id", () => {
     await expect(loadPretrained("zoo/no-such-model")).rejects.toMatchObject({ code: "MODEL_NOT_FOUND" });
     failing = true;
     try {
-      const error = await loadPretrained("zoo/optimum-llama").catch((e: unknown) => e);
+      const error = await loadPretrained("zoo/ortopt-gpt2").catch((e: unknown) => e);
       expect(error).toBeInstanceOf(NpovError);
       expect((error as Error).message).toMatch(/answered 500/);
     } finally {

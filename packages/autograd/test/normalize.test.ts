@@ -3,7 +3,7 @@
  * pipeline on every zoo file (logits unchanged), then a model npov cannot differentiate (a typed error
  * naming the op and the file, and `inspectModel` saying which features remain).
  */
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -297,6 +297,19 @@ describe.skipIf(!existsSync(ZOO))("a model npov cannot differentiate", () => {
     expect(f?.salience).toEqual({ supported: false, blockers: ["onnx/model.onnx: no gradient rule for Softsign"] });
     expect(f?.tuning.supported).toBe(false);
     expect(r.variants[0]?.files[0]?.ops).toContain("Softsign");
+  });
+
+  it("a graph whose fp32 weights would pass protobuf's 2 GiB limit is refused up front, with the reason", async () => {
+    const big = mkdtempSync(join(tmpdir(), "npov-big-"));
+    mkdirSync(join(big, "onnx"));
+    for (const f of ["config.json", "tokenizer.json", "tokenizer_config.json"])
+      copyFileSync(join(ZOO, "optimum-gpt2", f), join(big, f));
+    // A sparse 300 MB q4 file: 2.3 GiB once widened to fp32. Nothing is read before the check.
+    writeFileSync(join(big, "onnx", "model_q4.onnx"), "");
+    truncateSync(join(big, "onnx", "model_q4.onnx"), 300 * 2 ** 20);
+    const error = await loadPretrained(big).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "UNSUPPORTED_MODEL" });
+    expect((error as Error).message).toMatch(/about 2\.3 GiB in fp32.*at most 2 GiB/);
   });
 
   it("loadPretrained: a folder with several variants and no fp32 asks for a dtype; a missing dtype names what exists", async () => {

@@ -17,7 +17,11 @@
  * `position_ids`/`attention_bias`/`head_sink`/q-k norm inputs of GQA, `smooth_softmax`, `qk_output`, MHA's
  * packed QKV/KV layouts, `past_sequence_length` and `cache_indirection`, `Attention`'s `do_rotary` and
  * 4-D Megatron masks. Each raises a typed error naming the attribute or input. Ragged batches (different
- * seqlens_k per row) are exact for the valid positions of each row.
+ * seqlens_k per row) are exact for the valid positions of each row on the first prompt (empty past), which
+ * is the only case npov runs (normalizeModel removes the cache). With a non-empty past and unequal
+ * seqlens_k, onnxruntime writes each row's new keys at seqlens_k[b] + 1 - S while this decomposition
+ * appends them after the past: rows then differ (measured: up to 0.45 on a test graph). Do not use the
+ * decomposition for incremental decoding of ragged batches.
  */
 import { attr, DataType, type NodeProto } from "../proto.js";
 import { attrFloat, attrInt, type Emitter, lowest, tensorDims, unsupported } from "./context.js";
