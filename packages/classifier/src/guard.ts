@@ -27,6 +27,7 @@ import {
   rougeErrorDetector,
   SoftMatcher,
   softErrorDetector,
+  supportErrorDetector,
 } from "@npov/rouge";
 import { SalienceDetector, type SalienceVariant } from "@npov/salience";
 import { loadStacked, stackedDetector } from "./stacked.js";
@@ -87,11 +88,15 @@ function classifierOf(spec: DetectorSpec): Promise<YesNoClassifier> {
   });
 }
 
-/** The detector methods npov ships: data-free (rouge, soft, align), model-based (salience, classifier), stacked. */
+/**
+ * The detector methods npov ships: data-free (rouge, soft, align, support -- the best on chatbot-style
+ * text, docs/results.md), model-based (salience, classifier), stacked.
+ */
 export const BUILTIN_DETECTOR_METHODS: DetectorMethods = {
   rouge: () => rougeErrorDetector(),
   soft: () => softErrorDetector(defaultSoftMatcher()),
   align: () => alignErrorDetector(defaultSoftMatcher()),
+  support: () => supportErrorDetector(),
   salience: (spec) => {
     const variant = spec.variant ?? "grad-x-input";
     if (variant !== "grad-x-input" && variant !== "grad-norm")

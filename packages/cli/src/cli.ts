@@ -8,6 +8,7 @@ import { registerClassifier } from "./commands/classifier.js";
 import { registerDemo } from "./commands/demo.js";
 import { registerEval } from "./commands/eval.js";
 import { registerGenerate } from "./commands/generate.js";
+import { registerJudge } from "./commands/judge.js";
 import { registerKb } from "./commands/kb.js";
 import { registerLlama2c } from "./commands/llama2c.js";
 import { registerModel } from "./commands/model.js";
@@ -35,6 +36,7 @@ export function buildProgram(): Command {
   registerRouge(program);
   registerSynth(program);
   registerEval(program);
+  registerJudge(program);
   registerSalience(program);
   registerModel(program);
   registerClassifier(program);

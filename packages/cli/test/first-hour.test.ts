@@ -142,7 +142,7 @@ describe("a new user's first hour with the CLI", () => {
     expect(warnings[0]).toContain("Use the template writer");
   });
 
-  it("calibrate-guard defaults to align, reports recall, and warns exactly when recall < 0.5", () => {
+  it("calibrate-guard defaults to support, reports recall, and warns exactly when recall < 0.5", () => {
     const dev = join(tmp, "dev.jsonl");
     expect(npov("synth", "--split", "dev", "--per-topic", "1", "--out", dev).status).toBe(0);
     for (const fpr of ["0.05", "0.6"]) {
@@ -150,7 +150,7 @@ describe("a new user's first hour with the CLI", () => {
       const r = npov("calibrate-guard", "--data", dev, "--target-fpr", fpr, "--out", config);
       expect(r.status).toBe(0);
       const saved = JSON.parse(readFileSync(config, "utf8"));
-      expect(saved.detector).toEqual({ method: "align" });
+      expect(saved.detector).toEqual({ method: "support" });
       for (const t of ["hallucination", "coverage"] as const) {
         const recall = saved.calibration.metrics[t].recall as number;
         expect(r.stdout).toContain(`recall ${recall.toFixed(3)}`);

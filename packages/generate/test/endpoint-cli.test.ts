@@ -109,6 +109,34 @@ describe("endpoint methods in the CLI, against a real npov serve", () => {
     expect(second.stdout).toBe(first.stdout);
   });
 
+  it("a guard config can name an endpoint detector", async () => {
+    const config = join(root, "guard.json");
+    writeFileSync(
+      config,
+      JSON.stringify({
+        format: "npov-guard/1",
+        detector: {
+          method: "endpoint-classifier",
+          endpoint: `${base}/v1`,
+          model: "stories260K",
+          api: "completions",
+          topLogprobs: 512,
+        },
+        thresholds: { hallucination: 0.5, coverage: 0.99 },
+      }),
+    );
+    const r = await npov("guard", "--config", config, "--input", example);
+    expect(r.status).toBe(0);
+    const verdict = JSON.parse(r.stdout) as { allow: boolean; hallucination: { score: number } };
+    const { input, response } = JSON.parse(readFileSync(example, "utf8")) as { input: NpovInput; response: string };
+    const direct = await new EndpointClassifier(new LlmClient({ baseURL: `${base}/v1`, model: "stories260K" }), {
+      api: "completions",
+      topLogprobs: 512,
+    }).detect(input, response);
+    expect(verdict.hallucination.score).toBe(direct.hallucination);
+    expect(verdict.allow).toBe(direct.hallucination < 0.5 && direct.coverage < 0.99);
+  });
+
   it("a busy port and a missing --endpoint are one-line errors with exit code 2", async () => {
     const port = new URL(base).port;
     const busy = await npov("serve", "--generator", "local", "--model", dir, "--port", port);

@@ -1,9 +1,9 @@
 /**
  * Sentence roles. A response sentence is a **framing** sentence (an opening that reframes the question, a
  * discourse sentence such as "Critics raise several objections.", a closing) when it carries no content
- * beyond the query, the topic and discourse words: its remaining words, weighted by specificity, add up to
- * less than a threshold and are not supported by the arguments. Every other sentence is an **argument**
- * sentence, and only those are scored for hallucination.
+ * beyond the query, the topic and discourse words (its remaining words, weighted by specificity, add up to
+ * less than a threshold), or when it opens or closes the response without mostly restating arguments.
+ * Every other sentence is an **argument** sentence, and only those are scored for hallucination.
  */
 import { porterStem, type Term } from "@npov/core";
 
@@ -34,6 +34,8 @@ export const DISCOURSE_WORDS: readonly string[] = [
   "aspect",
   "assert",
   "back",
+  "backer",
+  "backers",
   "balance",
   "basically",
   "believe",
@@ -42,6 +44,8 @@ export const DISCOURSE_WORDS: readonly string[] = [
   "camp",
   "camps",
   "case",
+  "champion",
+  "champions",
   "cite",
   "claim",
   "clear",
@@ -64,16 +68,22 @@ export const DISCOURSE_WORDS: readonly string[] = [
   "controversial",
   "controversy",
   "conversation",
+  "convinced",
   "core",
   "counter",
+  "counterpoint",
   "couple",
   "critic",
   "critics",
   "debate",
   "debated",
   "decide",
+  "defender",
+  "defenders",
   "depend",
   "depends",
+  "detractor",
+  "detractors",
   "differ",
   "different",
   "differently",
@@ -89,6 +99,7 @@ export const DISCOURSE_WORDS: readonly string[] = [
   "emphasise",
   "emphasize",
   "end",
+  "enthusiastic",
   "especially",
   "example",
   "explain",
@@ -104,8 +115,11 @@ export const DISCOURSE_WORDS: readonly string[] = [
   "focus",
   "follow",
   "following",
+  "four",
   "frame",
   "framing",
+  "front",
+  "fronts",
   "fundamental",
   "fundamentally",
   "furthermore",
@@ -130,15 +144,17 @@ export const DISCOURSE_WORDS: readonly string[] = [
   "land",
   "largely",
   "last",
+  "lead",
+  "leads",
   "least",
   "like",
   "likewise",
   "look",
   "main",
   "mainly",
-  "make",
   "maintain",
   "major",
+  "make",
   "many",
   "matter",
   "matters",
@@ -154,6 +170,7 @@ export const DISCOURSE_WORDS: readonly string[] = [
   "number",
   "object",
   "objection",
+  "objector",
   "observe",
   "offer",
   "often",
@@ -181,6 +198,8 @@ export const DISCOURSE_WORDS: readonly string[] = [
   "prioritize",
   "priority",
   "pro",
+  "problem",
+  "problems",
   "proponent",
   "proponents",
   "push",
@@ -233,14 +252,17 @@ export const DISCOURSE_WORDS: readonly string[] = [
   "third",
   "though",
   "thoughtful",
+  "three",
   "thus",
   "topic",
   "touch",
   "trade",
   "tradeoff",
   "turn",
+  "two",
   "typically",
   "ultimately",
+  "unconvinced",
   "underlying",
   "usually",
   "value",
@@ -272,7 +294,7 @@ export type SentenceRole = "framing" | "argument";
 
 /** Options of {@link sentenceRole}. */
 export interface RoleOptions {
-  /** Specificity mass of the non-discourse, unsupported words above which a sentence argues (default 0.6). */
+  /** Specificity mass of the non-discourse, non-query words at which a sentence argues (default 1.0). */
   threshold?: number;
   /** The sentence is the response's first or last (of three or more). */
   edge?: boolean;
@@ -290,7 +312,7 @@ export function sentenceRole(
   words: ReadonlyArray<{ term: Term; weight: number; inQuery: boolean; support: number }>,
   options: RoleOptions = {},
 ): SentenceRole {
-  const threshold = options.threshold ?? 0.6;
+  const threshold = options.threshold ?? 1.0;
   let mass = 0;
   let content = 0;
   let supported = 0;

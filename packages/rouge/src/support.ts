@@ -6,11 +6,13 @@
  *    [0, 1] -- so free rewording ("firing weapons" / "shooting guns") still matches.
  * 2. Specificity ({@link Specificity}): every word weighs its IDF over the knowledge base, query and topic
  *    words discounted, so a new claim built from the debate's own words is not "supported".
- * 3. Roles ({@link sentenceRole}): framing and discourse sentences carry no argument and are not scored.
+ * 3. Roles ({@link sentenceRole}): framing and discourse sentences (and openings and closings that do not
+ *    restate arguments) carry no argument and are not scored for hallucination.
  * 4. Per argument sentence: support = specificity-weighted share of its words matched in the arguments;
- *    unsupported mass = specificity of its unmatched words. Per argument: coverage = specificity-weighted
- *    share of its words matched in the response's argument sentences (globally, and within the best one or
- *    two adjacent sentences).
+ *    unsupported mass = specificity of its unmatched words; orphan = inside no argument's best window;
+ *    unmatched names and numbers. Per argument: coverage = specificity-weighted share of its words matched
+ *    in the response -- globally, within its best one or two adjacent sentences, and within the sentence a
+ *    one-to-one assignment of arguments to sentences gives it.
  * 5. Example scores: a learned logistic combiner over these distributions ({@link SupportCombiner},
  *    models/npov-support) when one is given, else 1 - the least support and 1 - the least coverage.
  */
@@ -28,7 +30,7 @@ import { applyCombiner, defaultSupportCombiner, type SupportCombiner } from "./c
 import { maxWeightMatching } from "./hungarian.js";
 import { defaultLexSim, type LexSim, lexCosine } from "./lexsim.js";
 import { isDiscourseTerm, type SentenceRole, sentenceRole } from "./roles.js";
-import { type SoftMatchOptions, SoftMatcher } from "./soft.js";
+import { SoftMatcher, type SoftMatchOptions } from "./soft.js";
 import { defaultSpecificityTable, Specificity, type SpecificityTable } from "./specificity.js";
 import { loadWordNet, type WordNet } from "./wordnet.js";
 
@@ -103,7 +105,7 @@ export interface SupportOptions {
   specificity?: SpecificityTable | null;
   /** Factor on query and topic words (default 0.3). */
   queryDiscount?: number;
-  /** Role threshold (specificity mass of non-discourse words; default 0.6). */
+  /** Role threshold (specificity mass of non-discourse, non-query words; default 1.0, chosen on the tune part). */
   roleThreshold?: number;
   /** Learned combiner (default: the shipped models/npov-support/combiner.json; `null`: the plain rule). */
   combiner?: SupportCombiner | null;

@@ -1,10 +1,9 @@
 import { generatorPrompt, openKnowledgeBase, sampleInput } from "@npov/core";
 import { evaluate, formatResultTable } from "@npov/eval";
 import { TemplateGenerator } from "@npov/generate";
-import { alignErrorDetector, rougeDetector, rougeErrorDetector } from "@npov/rouge";
+import { rougeDetector, rougeErrorDetector, supportErrorDetector } from "@npov/rouge";
 import { buildDataset, SLICES, summarizeDataset } from "@npov/synth";
 import type { Command } from "commander";
-import { defaultMatcher } from "../detectors.js";
 import { out, parseInteger } from "../util.js";
 import { cliGenerator, type GeneratorOptions, generatorOptions } from "./generate.js";
 import { summaryTable } from "./synth.js";
@@ -42,9 +41,9 @@ export function registerDemo(program: Command): void {
       const clean = rougeDetector(input, response);
       const content = clean.words.length;
       const unsupported = clean.words.filter((w) => w.hallucination === 1);
-      const aligned = await alignErrorDetector(defaultMatcher()).detect(input, response);
+      const aligned = await supportErrorDetector().detect(input, response);
       out(
-        `\n3. Detectors (SPEC 2.1; scores in [0, 1], higher = more likely an error):\n   align (the guard's default): hallucination ${aligned.hallucination.toFixed(3)}, coverage ${aligned.coverage.toFixed(3)}\n   ROUGE: hallucination ${clean.hallucination.toFixed(3)}, coverage ${clean.coverage.toFixed(3)}`,
+        `\n3. Detectors (SPEC 2.1; scores in [0, 1], higher = more likely an error):\n   support (the guard's default): hallucination ${aligned.hallucination.toFixed(3)}, coverage ${aligned.coverage.toFixed(3)}\n   ROUGE: hallucination ${clean.hallucination.toFixed(3)}, coverage ${clean.coverage.toFixed(3)}`,
       );
       const words = unsupported.map((w) => w.text).join(", ");
       out(
@@ -62,9 +61,9 @@ export function registerDemo(program: Command): void {
       };
       if (dropped.perspectives[0]!.arguments.length < input.perspectives[0]!.arguments.length) {
         const halluc = rougeDetector(dropped, response);
-        const alignHalluc = await alignErrorDetector(defaultMatcher()).detect(dropped, response);
+        const supportHalluc = await supportErrorDetector().detect(dropped, response);
         out(
-          `   The same response with the first "${input.perspectives[0]!.label}" argument removed from the input (now a synthetic hallucination): ROUGE hallucination ${halluc.hallucination.toFixed(3)}, align ${alignHalluc.hallucination.toFixed(3)}.`,
+          `   The same response with the first "${input.perspectives[0]!.label}" argument removed from the input (now a synthetic hallucination): ROUGE hallucination ${halluc.hallucination.toFixed(3)}, support ${supportHalluc.hallucination.toFixed(3)}.`,
         );
       }
       if (generator instanceof TemplateGenerator)

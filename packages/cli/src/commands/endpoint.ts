@@ -170,3 +170,16 @@ export function reportEndpointUsage(detectors: readonly ErrorDetector[]): void {
     }
   }
 }
+
+/**
+ * The option group of the endpoint methods for the CLI's method table: declares the options on a command
+ * and turns them into spec fields (none unless --endpoint is given, so other methods' specs and stored
+ * guard configs stay clean).
+ */
+export const ENDPOINT_METHOD_OPTIONS = {
+  add: addEndpointOptions,
+  spec(opts: Record<string, unknown>): Record<string, unknown> {
+    const o = opts as EndpointCliOptions;
+    return o.endpoint === undefined ? {} : { ...endpointSpec(o) };
+  },
+};
