@@ -12,8 +12,8 @@ import * as transformers from "@huggingface/transformers";
 import { loadPretrained } from "@npov/autograd";
 import { NpovError } from "@npov/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ZOO } from "./zoo-reference.js";
 
-const ZOO = join(import.meta.dirname, "../../../../shared/models/zoo");
 const env = transformers.env as unknown as {
   remoteHost: string;
   remotePathTemplate: string;

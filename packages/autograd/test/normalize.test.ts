@@ -30,9 +30,7 @@ import {
 import { NpovError } from "@npov/core";
 import * as ort from "onnxruntime-node";
 import { describe, expect, it } from "vitest";
-import { directFeeds } from "./zoo-reference.js";
-
-const ZOO = join(import.meta.dirname, "../../../../shared/models/zoo");
+import { directFeeds, ZOO } from "./zoo-reference.js";
 
 function model(graph: Parameters<typeof onnx.GraphProto.create>[0], opset = 13): ModelProto {
   return onnx.ModelProto.create({

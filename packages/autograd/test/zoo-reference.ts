@@ -13,6 +13,19 @@ import * as ort from "onnxruntime-node";
 
 type Graph = NonNullable<ModelProto["graph"]>;
 
+/** The model zoo (../shared beside the repository): tiny random-weight models from real exporters. */
+export const ZOO = join(import.meta.dirname, "../../../../shared/models/zoo");
+
+/** A small NPOV input the zoo tests share (text only; the zoo's models have random weights). */
+export const ZOO_INPUT = {
+  topic: "zoos",
+  query: "Ban zoos?",
+  perspectives: [
+    { label: "pro", arguments: [{ text: "Cages harm animals." }] },
+    { label: "con", arguments: [{ text: "Zoos save species." }] },
+  ],
+};
+
 /**
  * The name of the word-embedding table the exporter's graph reads `ids` from (traced independently,
  * into If branches: Optimum's merged decoders look the table up inside both branches).

@@ -20,17 +20,9 @@ import {
 import { classifierPrompt, createRng, type NpovExample, type NpovInput } from "@npov/core";
 import * as ort from "onnxruntime-node";
 import { describe, expect, it } from "vitest";
-import { directFeeds } from "../../autograd/test/zoo-reference.js";
+import { directFeeds, ZOO, ZOO_INPUT } from "../../autograd/test/zoo-reference.js";
 
-const ZOO = join(import.meta.dirname, "../../../../shared/models/zoo");
-const input: NpovInput = {
-  topic: "zoos",
-  query: "Ban zoos?",
-  perspectives: [
-    { label: "pro", arguments: [{ text: "Cages harm animals." }] },
-    { label: "con", arguments: [{ text: "Zoos save species." }] },
-  ],
-};
+const input: NpovInput = ZOO_INPUT;
 const RESPONSE = "Some say cages harm animals; others that zoos save species.";
 
 /**

@@ -19,9 +19,8 @@ import { join } from "node:path";
 import { DTYPE_SUFFIX, type ModelDtype } from "@npov/autograd";
 import { SalienceDetector } from "@npov/salience";
 import { describe, expect, it } from "vitest";
-import { causalReference, relativeError, seq2seqReference } from "../../autograd/test/zoo-reference.js";
+import { causalReference, relativeError, seq2seqReference, ZOO } from "../../autograd/test/zoo-reference.js";
 
-const ZOO = join(import.meta.dirname, "../../../../shared/models/zoo");
 const PROMPT = "User question: {Ban zoos?} pro: {Cages harm animals.}";
 const RESPONSE = "Cages harm";
 

@@ -3,7 +3,7 @@
  * opset-aware helpers for ops whose signature changed between opsets) and static facts about tensors
  * (element type, rank, constant values) inferred without running the model.
  */
-import { floatToHalf } from "../convert.js";
+import { floatToHalf, halfToFloat } from "../convert.js";
 import { UnsupportedOpError } from "../errors.js";
 import type { GraphBuilder } from "../graph.js";
 import {
@@ -159,18 +159,9 @@ export function floatTensor(values: ArrayLike<number>, dims: readonly number[], 
 export function numbersOf(t: TensorProto): number[] {
   const data = tensorData(t);
   if (t.dataType === DataType.FLOAT16) {
-    return Array.from(data as Uint16Array, halfBitsToNumber);
+    return Array.from(data as Uint16Array, halfToFloat);
   }
   return Array.from(data as ArrayLike<number | bigint>, Number);
-}
-
-function halfBitsToNumber(h: number): number {
-  const sign = h & 0x8000 ? -1 : 1;
-  const exponent = (h >> 10) & 0x1f;
-  const fraction = h & 0x3ff;
-  if (exponent === 0) return sign * 2 ** -14 * (fraction / 1024);
-  if (exponent === 31) return fraction ? Number.NaN : sign * Number.POSITIVE_INFINITY;
-  return sign * 2 ** (exponent - 15) * (1 + fraction / 1024);
 }
 
 /** Attribute helpers re-exported for the decomposers. */
