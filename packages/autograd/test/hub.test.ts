@@ -22,7 +22,7 @@ const env = transformers.env as unknown as {
   cacheDir: string | null;
 };
 
-describe.skipIf(!existsSync(ZOO))("loadPretrained by hub id", () => {
+describe("loadPretrained by hub id", () => {
   const requests: Array<{ path: string; status: number }> = [];
   let server: Server;
   const saved = { ...env };

@@ -1,13 +1,3 @@
-/**
- * The YES/NO classifier and soft-prompt tuning on the models users bring (../shared/models/zoo: random
- * weights, real exporters). P(NO) is compared with a softmax of the two label logits read from a direct
- * onnxruntime-node run of the ORIGINAL exported graph (past inputs, If, contrib ops, quantization and all).
- *
- * Tolerances on P(NO): 1e-5 for fp32 graphs (npov runs the same weights in fp32); 2e-2 for fp16 graphs
- * (onnxruntime computes in fp16, npov in fp32 on the widened weights); 5e-2 for q4/q8 graphs (onnxruntime
- * quantizes activations or blocks at run time, npov uses dequantized weights and float activations).
- */
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { DataType, DTYPE_SUFFIX, GradientSession, halfToFloat, loadModel, type ModelDtype } from "@npov/autograd";
 import {
@@ -64,7 +54,7 @@ const CAUSAL: Array<{ folder: string; dtype: ModelDtype; file?: string }> = [
   { folder: "ortopt-gpt2", dtype: "fp16" },
 ];
 
-describe.skipIf(!existsSync(ZOO))("YES/NO classifier on zoo models: P(NO) vs a direct onnxruntime run", () => {
+describe("YES/NO classifier on zoo models: P(NO) vs a direct onnxruntime run", () => {
   it.each(CAUSAL)("$folder $dtype", async ({ folder, dtype, file }) => {
     const dir = join(ZOO, folder);
     const clf = await YesNoClassifier.fromPretrained(dir, {
@@ -135,7 +125,7 @@ describe.skipIf(!existsSync(ZOO))("YES/NO classifier on zoo models: P(NO) vs a d
  * so no prompt can move their loss much: for them the check is a strict decrease plus the soft-prompt
  * gradient against central finite differences; the Optimum exports must lose at least 10%.
  */
-describe.skipIf(!existsSync(ZOO))("soft-prompt tuning on each zoo model family lowers the loss on a toy task", () => {
+describe("soft-prompt tuning on each zoo model family lowers the loss on a toy task", () => {
   const make = (n: number, seed: number): NpovExample[] => {
     const rng = createRng(seed);
     return Array.from({ length: n }, (_, i) => {

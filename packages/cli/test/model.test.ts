@@ -3,7 +3,7 @@
  * `--model-file` on the commands that take `--model`, and one-line typed failures (exit 2, no stack trace).
  * Zoo models have random weights: the scores are checked for shape and range, never for meaning.
  */
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadModel, saveModel } from "@npov/autograd";
@@ -14,7 +14,7 @@ const ZOO = join(REPO, "../shared/models/zoo");
 const example = join(REPO, "fixtures/examples/uniforms.json");
 const noStack = (stderr: string) => expect(stderr).not.toMatch(/^\s+at /m);
 
-describe.skipIf(!existsSync(ZOO))("npov with exported models", () => {
+describe("npov with exported models", () => {
   it("model inspect says what each dtype file supports, and why not", () => {
     const r = npov("model", "inspect", "--model", join(ZOO, "ortopt-gpt2"));
     expect(r.status).toBe(0);

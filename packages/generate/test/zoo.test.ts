@@ -1,12 +1,3 @@
-/**
- * Generation with transformers.js, offline, on the models users bring (../shared/models/zoo, random weights:
- * the text is meaningless; what is checked is that npov loads every dtype and layout transformers.js can
- * run and decodes exactly what the exported graph computes). The reference is a greedy decode by direct
- * onnxruntime-node runs of the original file with its key/value cache fed back (T5: recomputed, no cache).
- * Folders transformers.js cannot generate with (int32 ids, ORT-optimizer cache layout) are reported by
- * `inspectModel` instead, checked here too.
- */
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import {
   DTYPE_SUFFIX,
@@ -72,7 +63,7 @@ async function greedyCached(file: string, ids: number[]): Promise<number[]> {
   return out;
 }
 
-describe.skipIf(!existsSync(ZOO))("transformers.js generation offline on zoo models", () => {
+describe("transformers.js generation offline on zoo models", () => {
   it.each([
     ...(["fp32", "fp16", "q8", "int8", "uint8", "q4", "q4f16"] as const).flatMap((dtype) =>
       ["optimum-gpt2", "optimum-llama"].map((folder) => ({ folder, dtype: dtype as ModelDtype, file: "model" })),

@@ -1,20 +1,3 @@
-/**
- * Salience on the models users bring: every folder and dtype of ../shared/models/zoo (tiny random-weight
- * models written by Optimum, transformers.js's quantization script, the onnxruntime-genai builder and the
- * onnxruntime transformer optimizer). npov's token maps are checked against central finite differences
- * computed on the ORIGINAL exported graphs run directly in onnxruntime-node (zoo-reference.ts).
- *
- * Tolerances (max error relative to the largest reference entry):
- * - fp32 and fp16 graphs with only standard ops: the reference runs a float64 copy -> 1e-4;
- * - graphs with contrib ops (genai, ORT optimizer) or MatMulNBits (q4, q4f16): onnxruntime has only float32
- *   kernels for those, so the reference is float32 finite differences (step 1e-2) and npov runs in float32
- *   too (T5's relative-position buckets round differently in float32 and float64, so mixed precisions would
- *   compare two different functions) -> 1e-2;
- * - q8/int8/uint8 graphs quantize activations at run time (MatMulInteger), which has no gradient; npov uses
- *   the straight-through view (dequantized weights, float activations). The reference is the float64 map of
- *   the same checkpoint's fp32 file, and the tolerance is the quantization error, 0.2 (measured: 0.03-0.12).
- */
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { DTYPE_SUFFIX, type ModelDtype } from "@npov/autograd";
 import { SalienceDetector } from "@npov/salience";
@@ -74,65 +57,62 @@ const CAUSAL: Case[] = [
   { folder: "ortopt-gpt2", dtype: "fp16", reference: "same-file", tolerance: 1e-2 },
 ];
 
-describe.skipIf(!existsSync(ZOO))(
-  "salience on zoo models: token maps vs finite differences on the original graphs",
-  () => {
-    it.each(CAUSAL)("$folder $dtype $file", async (c) => {
-      const dir = join(ZOO, c.folder);
-      const detector = await SalienceDetector.fromPretrained(dir, {
-        dtype: c.dtype,
-        precision: "float64",
-        ...(c.file ? { modelFileName: c.file } : {}),
-      });
-      const map = await detector.tokenMap(PROMPT, RESPONSE);
-      await detector.dispose();
-      const promptIds = map.inputTokens.map((t) => t.id);
-      const responseIds = map.responseTokens.map((t) => t.id);
-      expect(promptIds.length).toBeGreaterThan(3);
-      expect(responseIds.length).toBeGreaterThan(0);
-      const base = c.file ?? "model";
-      const file = `onnx/${base}${c.reference === "fp32-file" ? "" : DTYPE_SUFFIX[c.dtype]}.onnx`;
-      const ref = await causalReference(dir, file, promptIds, responseIds, c.tolerance >= 1e-2 ? 1e-2 : 1e-4);
-      const err = relativeError(map.attributions.data, ref.map.flat());
-      expect(err, `relative error ${err} (reference ${ref.precision})`).toBeLessThanOrEqual(c.tolerance);
-      // Causality: a response token never depends on later response tokens.
-      const l = responseIds.length;
-      for (let r = 0; r < l; r++)
-        for (let t = 0; t <= r; t++) expect(map.attributions.data[(promptIds.length + r) * l + t]).toBe(0);
+describe("salience on zoo models: token maps vs finite differences on the original graphs", () => {
+  it.each(CAUSAL)("$folder $dtype $file", async (c) => {
+    const dir = join(ZOO, c.folder);
+    const detector = await SalienceDetector.fromPretrained(dir, {
+      dtype: c.dtype,
+      precision: "float64",
+      ...(c.file ? { modelFileName: c.file } : {}),
     });
+    const map = await detector.tokenMap(PROMPT, RESPONSE);
+    await detector.dispose();
+    const promptIds = map.inputTokens.map((t) => t.id);
+    const responseIds = map.responseTokens.map((t) => t.id);
+    expect(promptIds.length).toBeGreaterThan(3);
+    expect(responseIds.length).toBeGreaterThan(0);
+    const base = c.file ?? "model";
+    const file = `onnx/${base}${c.reference === "fp32-file" ? "" : DTYPE_SUFFIX[c.dtype]}.onnx`;
+    const ref = await causalReference(dir, file, promptIds, responseIds, c.tolerance >= 1e-2 ? 1e-2 : 1e-4);
+    const err = relativeError(map.attributions.data, ref.map.flat());
+    expect(err, `relative error ${err} (reference ${ref.precision})`).toBeLessThanOrEqual(c.tolerance);
+    // Causality: a response token never depends on later response tokens.
+    const l = responseIds.length;
+    for (let r = 0; r < l; r++)
+      for (let t = 0; t <= r; t++) expect(map.attributions.data[(promptIds.length + r) * l + t]).toBe(0);
+  });
 
-    it.each([
-      { dtype: "fp32" as const, reference: "same-file", tolerance: 1e-4 },
-      { dtype: "fp16" as const, reference: "same-file", tolerance: 1e-4 },
-      { dtype: "q4" as const, reference: "same-file", tolerance: 1e-2 },
-      { dtype: "q8" as const, reference: "fp32-file", tolerance: 0.2 },
-    ])("optimum-t5 $dtype (encoder + If-merged decoder)", async (c) => {
-      const dir = join(ZOO, "optimum-t5");
-      const precision = c.reference === "same-file" && c.tolerance >= 1e-2 ? "float32" : "float64";
-      const detector = await SalienceDetector.fromPretrained(dir, { dtype: c.dtype, precision });
-      const map = await detector.tokenMap(PROMPT, RESPONSE);
-      await detector.dispose();
-      const promptIds = map.inputTokens.map((t) => t.id);
-      const responseIds = map.responseTokens.map((t) => t.id);
-      const suffix = c.reference === "fp32-file" ? "" : DTYPE_SUFFIX[c.dtype];
-      const ref = await seq2seqReference(
-        dir,
-        `onnx/encoder_model${suffix}.onnx`,
-        `onnx/decoder_model_merged${suffix}.onnx`,
-        promptIds,
-        responseIds,
-        0,
-        c.tolerance >= 1e-2 ? 1e-2 : 1e-4,
-      );
-      const err = relativeError(map.attributions.data, ref.map.flat());
-      expect(err, `relative error ${err} (reference ${ref.precision})`).toBeLessThanOrEqual(c.tolerance);
-    });
-    it("an input longer than the model's positions is a typed MODEL_RUN error naming the limit", async () => {
-      const detector = await SalienceDetector.fromPretrained(join(ZOO, "optimum-llama"));
-      const error = await detector.tokenMap("zoo ".repeat(300), RESPONSE).catch((e: unknown) => e);
-      await detector.dispose();
-      expect(error).toMatchObject({ code: "MODEL_RUN" });
-      expect((error as Error).message).toMatch(/config.json declares 256 positions/);
-    });
-  },
-);
+  it.each([
+    { dtype: "fp32" as const, reference: "same-file", tolerance: 1e-4 },
+    { dtype: "fp16" as const, reference: "same-file", tolerance: 1e-4 },
+    { dtype: "q4" as const, reference: "same-file", tolerance: 1e-2 },
+    { dtype: "q8" as const, reference: "fp32-file", tolerance: 0.2 },
+  ])("optimum-t5 $dtype (encoder + If-merged decoder)", async (c) => {
+    const dir = join(ZOO, "optimum-t5");
+    const precision = c.reference === "same-file" && c.tolerance >= 1e-2 ? "float32" : "float64";
+    const detector = await SalienceDetector.fromPretrained(dir, { dtype: c.dtype, precision });
+    const map = await detector.tokenMap(PROMPT, RESPONSE);
+    await detector.dispose();
+    const promptIds = map.inputTokens.map((t) => t.id);
+    const responseIds = map.responseTokens.map((t) => t.id);
+    const suffix = c.reference === "fp32-file" ? "" : DTYPE_SUFFIX[c.dtype];
+    const ref = await seq2seqReference(
+      dir,
+      `onnx/encoder_model${suffix}.onnx`,
+      `onnx/decoder_model_merged${suffix}.onnx`,
+      promptIds,
+      responseIds,
+      0,
+      c.tolerance >= 1e-2 ? 1e-2 : 1e-4,
+    );
+    const err = relativeError(map.attributions.data, ref.map.flat());
+    expect(err, `relative error ${err} (reference ${ref.precision})`).toBeLessThanOrEqual(c.tolerance);
+  });
+  it("an input longer than the model's positions is a typed MODEL_RUN error naming the limit", async () => {
+    const detector = await SalienceDetector.fromPretrained(join(ZOO, "optimum-llama"));
+    const error = await detector.tokenMap("zoo ".repeat(300), RESPONSE).catch((e: unknown) => e);
+    await detector.dispose();
+    expect(error).toMatchObject({ code: "MODEL_RUN" });
+    expect((error as Error).message).toMatch(/config.json declares 256 positions/);
+  });
+});
