@@ -20,7 +20,7 @@ import {
   type ModelDtype,
   ModelNotFoundError,
   type PretrainedFiles,
-  readJsonFile,
+  readJsonObject,
   tokenizerFromFiles,
 } from "./pretrained.js";
 import { DataType, type IGraphProto, loadModel, type ModelProto, valueInfoShape } from "./proto.js";
@@ -191,7 +191,7 @@ function generationSupport(kind: "causal" | "seq2seq", layout: string, files: In
 export async function inspectModel(dir: string, options: { deep?: boolean } = {}): Promise<ModelInspection> {
   if (!existsSync(join(dir, "config.json")))
     throw new ModelNotFoundError(dir, "it has no config.json: give a model folder (transformers.js layout).");
-  const config = readJsonFile(join(dir, "config.json"));
+  const config = readJsonObject(join(dir, "config.json"));
   const seq2seq = isEncoderDecoderConfig(config);
   const kind = seq2seq ? "seq2seq" : "causal";
   const onnxDir = join(dir, "onnx");

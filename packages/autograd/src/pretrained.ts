@@ -10,7 +10,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import * as transformers from "@huggingface/transformers";
-import { FileFormatError, FileReadError, InvalidValueError, NpovError } from "@npov/core";
+import { FileFormatError, InvalidValueError, NpovError, readJsonFile } from "@npov/core";
 import { UnsupportedModelError } from "./errors.js";
 import { type NormalizationReport, normalizeModel } from "./normalize.js";
 import { decodeModel, loadModel, type ModelProto } from "./proto.js";
@@ -207,24 +207,13 @@ function externalDataFiles(onnxFile: string): string[] {
 }
 
 /** A JSON object file of a model folder (config.json, tokenizer.json, ...), with typed errors. */
-export function readJsonFile(file: string): Record<string, unknown> {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (cause) {
-    throw new FileReadError(file, cause);
-  }
-  try {
-    const value = JSON.parse(text) as unknown;
-    if (value === null || typeof value !== "object" || Array.isArray(value)) throw new Error("not a JSON object");
-    return value as Record<string, unknown>;
-  } catch (cause) {
-    throw new FileFormatError([
-      { file, line: undefined, field: "", message: `not valid JSON: ${(cause as Error).message}` },
-    ]);
-  }
+export function readJsonObject(file: string): Record<string, unknown> {
+  const value = readJsonFile(file);
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    throw new FileFormatError([{ file, line: undefined, field: "", message: "not a JSON object" }]);
+  return value as Record<string, unknown>;
 }
-const readJson = readJsonFile;
+const readJson = readJsonObject;
 
 /** Build the tokenizer class named in tokenizer_config.json (as AutoTokenizer does). */
 export function tokenizerFromFiles(dir: string): transformers.PreTrainedTokenizer {

@@ -8,6 +8,7 @@ import {
   InvalidValueError,
   NpovError,
   readExamples,
+  readJsonFile,
   readTextFile,
   repoPath,
   validateExample,
@@ -105,15 +106,8 @@ export function warn(message: string): void {
   process.stderr.write(`npov: warning: ${message}\n`);
 }
 
-/** Read and parse a JSON file. @throws FileReadError, FileFormatError */
-export function readJsonFile(file: string): unknown {
-  const text = readTextFile(file);
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    throw new FileFormatError([{ file, line: undefined, field: "", message: `invalid JSON: ${(e as Error).message}` }]);
-  }
-}
+/** Read and parse a JSON file (core's, re-exported for the commands). @throws FileReadError, FileFormatError */
+export { readJsonFile };
 
 /** Read an NPOV input, accepting either a bare input or an example holding one. */
 export function readInput(file: string): NpovInput {

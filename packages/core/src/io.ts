@@ -2,7 +2,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { type FileIssue, FileReadError } from "./errors.js";
+import { FileFormatError, type FileIssue, FileReadError } from "./errors.js";
 
 /** Read a UTF-8 text file. @throws FileReadError */
 export function readTextFile(file: string): string {
@@ -10,6 +10,16 @@ export function readTextFile(file: string): string {
     return readFileSync(file, "utf8");
   } catch (cause) {
     throw new FileReadError(file, cause);
+  }
+}
+
+/** Read and parse a JSON file. @throws FileReadError (cannot read), FileFormatError (not JSON). */
+export function readJsonFile(file: string): unknown {
+  const text = readTextFile(file);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (e) {
+    throw new FileFormatError([{ file, line: undefined, field: "", message: `invalid JSON: ${(e as Error).message}` }]);
   }
 }
 

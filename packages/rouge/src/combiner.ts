@@ -5,8 +5,7 @@
  * probabilities; {@link calibrationReport} measures how well calibrated they are (Brier score, reliability).
  */
 import { existsSync } from "node:fs";
-import { createRng, FileFormatError, InvalidValueError, repoPath, writeFileAtomic } from "@npov/core";
-import { readJsonFile } from "./specificity.js";
+import { createRng, FileFormatError, InvalidValueError, readJsonFile, repoPath, writeFileAtomic } from "@npov/core";
 
 /** One logistic model over standardized features. */
 export interface LogisticModel {

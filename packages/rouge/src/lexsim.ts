@@ -20,11 +20,11 @@ import {
   FileFormatError,
   InvalidValueError,
   type Rng,
+  readJsonFile,
   repoPath,
   resolveStopwords,
   writeFileAtomic,
 } from "@npov/core";
-import { readJsonFile } from "./specificity.js";
 import { loadWordNet, wordnetDir } from "./wordnet.js";
 
 /** Unit-length int8-quantized lemma embeddings. */

@@ -12,7 +12,7 @@ import {
   FileFormatError,
   InvalidValueError,
   type NpovInput,
-  readTextFile,
+  readJsonFile,
   repoPath,
   type Term,
   type Topic,
@@ -38,21 +38,6 @@ export function buildSpecificityTable(topics: readonly Topic[]): SpecificityTabl
       }
   if (documents === 0) throw new InvalidValueError("topics", "no arguments to count; give at least one topic.");
   return { documents, df };
-}
-
-/**
- * Read a JSON model file; a file that is not JSON is a {@link FileFormatError} naming it.
- * @throws FileReadError, FileFormatError
- */
-export function readJsonFile(file: string): unknown {
-  const text = readTextFile(file);
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (e) {
-    throw new FileFormatError([
-      { file, line: undefined, field: "", message: `not JSON (${(e as Error).message}); rebuild or restore the file` },
-    ]);
-  }
 }
 
 const FORMAT = "npov-specificity/1";
