@@ -8,29 +8,24 @@ import {
   type ErrorScores,
   FileFormatError,
   InvalidValueError,
+  type LogisticModel,
+  logisticProbability,
   type NpovExample,
   type NpovInput,
   readTextFile,
+  sigmoid,
   writeFileAtomic,
 } from "@npov/core";
 import { Matrix } from "ml-matrix";
 
-/** One trained logistic model. */
-export interface LogisticModel {
-  features: string[];
-  mean: number[];
-  std: number[];
-  weights: number[];
-  bias: number;
-}
+/** One trained logistic model (the form shared with the support combiner). */
+export type { LogisticModel };
 
 export interface StackedModel {
   format: "npov-stacked/1";
   hallucination: LogisticModel;
   coverage: LogisticModel;
 }
-
-const sigmoid = (z: number) => (z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z)));
 
 /**
  * Fit logistic regression by full-batch gradient descent on standardized features with L2 penalty `l2`
@@ -75,12 +70,7 @@ export function fitLogistic(
 
 /** P(error) of a feature vector (named features; missing ones count as the training mean). */
 export function predictLogistic(model: LogisticModel, features: Record<string, number>): number {
-  let z = model.bias;
-  model.features.forEach((f, j) => {
-    const x = features[f] ?? (model.mean[j] as number);
-    z += (model.weights[j] as number) * ((x - (model.mean[j] as number)) / (model.std[j] as number));
-  });
-  return sigmoid(z);
+  return logisticProbability(model, (f, j) => features[f] ?? (model.mean[j] as number));
 }
 
 /** Collect the union of features of `sources` for each example. */

@@ -10,6 +10,7 @@ export * from "./detector.js";
 export * from "./errors.js";
 export * from "./io.js";
 export * from "./kb.js";
+export * from "./logistic.js";
 export * from "./paths.js";
 export * from "./perspectrum.js";
 export * from "./prompts.js";

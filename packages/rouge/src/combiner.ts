@@ -5,16 +5,20 @@
  * probabilities; {@link calibrationReport} measures how well calibrated they are (Brier score, reliability).
  */
 import { existsSync } from "node:fs";
-import { createRng, FileFormatError, InvalidValueError, readJsonFile, repoPath, writeFileAtomic } from "@npov/core";
+import {
+  createRng,
+  FileFormatError,
+  InvalidValueError,
+  type LogisticModel,
+  logisticProbability,
+  readJsonFile,
+  repoPath,
+  sigmoid,
+  writeFileAtomic,
+} from "@npov/core";
 
-/** One logistic model over standardized features. */
-export interface LogisticModel {
-  features: string[];
-  mean: number[];
-  std: number[];
-  weights: number[];
-  bias: number;
-}
+/** One logistic model over standardized features (the form shared with the stacked classifier). */
+export type { LogisticModel };
 
 /** The stored combiner (`models/npov-support/combiner.json`). */
 export interface SupportCombiner {
@@ -62,8 +66,6 @@ export const COVERAGE_FEATURES: readonly string[] = [
   "support.extraSentences",
 ];
 
-const sigmoid = (z: number) => (z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z)));
-
 function feature(features: Record<string, number>, name: string): number {
   const v = features[name];
   if (v === undefined || !Number.isFinite(v))
@@ -73,12 +75,7 @@ function feature(features: Record<string, number>, name: string): number {
 
 /** Probability of an error under one model. */
 export function predictLogistic(model: LogisticModel, features: Record<string, number>): number {
-  let z = model.bias;
-  model.features.forEach((name, i) => {
-    z +=
-      (model.weights[i] as number) * ((feature(features, name) - (model.mean[i] as number)) / (model.std[i] as number));
-  });
-  return sigmoid(z);
+  return logisticProbability(model, (name) => feature(features, name));
 }
 
 /** Both probabilities. */
