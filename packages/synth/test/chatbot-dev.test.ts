@@ -6,6 +6,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { type NpovExample, openKnowledgeBase, readExamples, repoPath, type Topic } from "@npov/core";
+import { CHATBOT_KINDS, type ChatbotKind } from "@npov/synth";
 import { describe, expect, it } from "vitest";
 
 // CHATBOT_DEV_DIR validates a candidate copy of the set elsewhere (e.g. before replacing the files).
@@ -14,17 +15,9 @@ const PARTS = ["part-a.jsonl", "part-b.jsonl"].map((f) => join(DIR, f));
 const kb = openKnowledgeBase("perspectrum");
 const examples: NpovExample[] = PARTS.filter((f) => existsSync(f)).flatMap((f) => readExamples(f));
 
-const KINDS = [
-  "clean",
-  "hallucination",
-  "coverage",
-  "both",
-  "partial-hallucination",
-  "partial-coverage",
-  "repetition",
-  "perspective-confusion",
-] as const;
-type Kind = (typeof KINDS)[number];
+// The kinds are the chatbot-style writer's (one list); the label definitions below restate the card's.
+const KINDS = CHATBOT_KINDS;
+type Kind = ChatbotKind;
 const HALLUCINATION: ReadonlySet<Kind> = new Set([
   "hallucination",
   "both",
