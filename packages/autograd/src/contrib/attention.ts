@@ -277,7 +277,6 @@ export function multiHeadAttention(e: Emitter, node: NodeProto): string[] {
   const filter = attrFloat(node, "mask_filter_value", -10000);
   const causal = attrInt(node, "unidirectional", 0) !== 0;
   const type = e.elemType(node, query);
-  const ct = computeType(type);
   if (e.rank(node, query) !== 3) unsupported(node, "query", "only 3-D (batch, seq, hidden) queries are covered");
   const keyRank = e.rank(node, key);
   if (keyRank !== 3 && keyRank !== 4) unsupported(node, "key", `rank ${keyRank} (packed KV is not covered)`);
@@ -310,28 +309,57 @@ export function multiHeadAttention(e: Emitter, node: NodeProto): string[] {
     k = k3;
     v = v3;
   }
-  const additive: string[] = [];
-  const m = additiveMask(e, node, keyPaddingMask, {
-    batch: e.dim(query, 0),
-    seq: e.dim(query, 1),
-    total: e.dim(k, 2),
-    filter,
-    causal,
-    ct,
-  });
-  if (m) additive.push(m);
-  if (attentionBias) additive.push(up(e, attentionBias, type));
-  const out = attend(e, {
+  const out = maskedAttention(e, node, {
     q,
     k,
     v,
     numHeads,
-    kvHeads: numHeads,
+    input: query,
+    mask: keyPaddingMask,
+    bias: attentionBias,
+    filter,
+    causal,
     scale: scaleAttr !== 0 ? scaleAttr : undefined,
-    ct,
-    additive,
+    type,
   });
   return [down(e, out, type), down(e, k, type), down(e, v, type)];
+}
+
+/**
+ * MultiHeadAttention's and Attention's shared tail: ORT's padding mask (and the causal mask) as an additive
+ * term, plus an optional attention bias, then attention with as many key/value heads as query heads.
+ */
+function maskedAttention(
+  e: Emitter,
+  node: NodeProto,
+  o: {
+    q: string;
+    k: string;
+    v: string;
+    numHeads: number;
+    /** The [B, S, ...] input the batch and sequence sizes come from. */
+    input: string;
+    mask: string | undefined;
+    bias: string | undefined;
+    filter: number;
+    causal: boolean;
+    scale: number | undefined;
+    type: number;
+  },
+): string {
+  const ct = computeType(o.type);
+  const additive: string[] = [];
+  const m = additiveMask(e, node, o.mask, {
+    batch: e.dim(o.input, 0),
+    seq: e.dim(o.input, 1),
+    total: e.dim(o.k, 2),
+    filter: o.filter,
+    causal: o.causal,
+    ct,
+  });
+  if (m) additive.push(m);
+  if (o.bias) additive.push(up(e, o.bias, o.type));
+  return attend(e, { q: o.q, k: o.k, v: o.v, numHeads: o.numHeads, kvHeads: o.numHeads, scale: o.scale, ct, additive });
 }
 
 export function attention(e: Emitter, node: NodeProto): string[] {
@@ -347,7 +375,6 @@ export function attention(e: Emitter, node: NodeProto): string[] {
   const causal = attrInt(node, "unidirectional", 0) !== 0;
   const scaleAttr = attrFloat(node, "scale", 0);
   const type = e.elemType(node, input);
-  const ct = computeType(type);
   const w = e.initializer(weights);
   let sizes = attr(node, "qkv_hidden_sizes")?.ints?.map(Number);
   if (sizes === undefined || sizes.length === 0) {
@@ -370,26 +397,18 @@ export function attention(e: Emitter, node: NodeProto): string[] {
     v = e.op("Concat", [e.op("Gather", [p, e.ints([1], [])], { axis: 0 }), v], { axis: 2 });
   }
   const present = e.op("Concat", [e.unsqueeze(k, [0]), e.unsqueeze(v, [0])], { axis: 0 });
-  const additive: string[] = [];
-  const m = additiveMask(e, node, maskIndex, {
-    batch: e.dim(input, 0),
-    seq: e.dim(input, 1),
-    total: e.dim(k, 2),
-    filter,
-    causal,
-    ct,
-  });
-  if (m) additive.push(m);
-  if (attentionBias) additive.push(up(e, attentionBias, type));
-  const out = attend(e, {
+  const out = maskedAttention(e, node, {
     q,
     k,
     v,
     numHeads,
-    kvHeads: numHeads,
+    input,
+    mask: maskIndex,
+    bias: attentionBias,
+    filter,
+    causal,
     scale: scaleAttr !== 0 ? scaleAttr : 1 / Math.sqrt(hq / numHeads),
-    ct,
-    additive,
+    type,
   });
   return [down(e, out, type), down(e, present, type)];
 }
