@@ -8,9 +8,21 @@ const pkg = (name: string) => fileURLToPath(new URL(`./packages/${name}/src/inde
 export default defineConfig({
   resolve: {
     alias: Object.fromEntries(
-      ["core", "autograd", "rouge", "salience", "classifier", "synth", "eval", "train", "llm", "generate", "queue", "annotate", "cli"].map(
-        (n) => [`@npov/${n}`, pkg(n)],
-      ),
+      [
+        "core",
+        "autograd",
+        "rouge",
+        "salience",
+        "classifier",
+        "synth",
+        "eval",
+        "train",
+        "llm",
+        "generate",
+        "queue",
+        "annotate",
+        "cli",
+      ].map((n) => [`@npov/${n}`, pkg(n)]),
     ),
   },
   test: {

@@ -1,115 +1,177 @@
-// bench/salience: seconds per example and peak memory of the salience token map against response
-// length (25, 50, 100, 200 tokens) on a generated ~20M-parameter T5-like encoder-decoder (prompt 128
-// tokens), next to the finite-difference baseline in the same run: one forward pass per input token
-// (each embedding scaled by 1 + h; one pass gives every output token's loss), plus one unperturbed pass.
+// bench/salience: npov's salience token maps against PyTorch CPU in the same run.
+//
+// bench/salience-torch/torch_salience.py (Debian's /usr/bin/python3 with python3-torch) builds a GPT-2-style
+// causal LM and a T5-style encoder-decoder in plain PyTorch (fixed seed) and exports them with
+// torch.onnx.export; npov loads the exported folders with SalienceDetector.fromPretrained and computes the
+// token maps of the same token ids (tokenMapOfIds) as PyTorch does with one forward pass and l backward
+// passes (torch.autograd.grad(loss_t, embeddings, retain_graph=True)). Both sides use the same number of
+// threads (torch.set_num_threads / onnxruntime intra-op threads). Every configuration runs in a fresh
+// process (peak RSS = that process's ru_maxrss), in the order npov, PyTorch, repeated REPEATS times; the
+// table shows medians, the maps are compared numerically (normwise relative difference).
+//
+// Usage: node bench/salience.bench.mjs [--lengths 64,256,1024] [--repeats 3] [--threads 1]
+//        [--archs gpt2,t5] [--torch-schedules natural,head] [--torch-from DIR]
+// --torch-from DIR reuses the exported models and the PyTorch results (torch-ARCH-N-SCHEDULE.json/.bin)
+// of an earlier run's work directory (PyTorch at 1,024 tokens takes ~20 minutes per model here).
+// Without python3-torch the npov side still runs and the PyTorch columns say why they are empty.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import {
-  appendTokenLoss,
-  cutAtTensor,
-  encodeModel,
-  findEmbeddingOutput,
-  mergeEncoderDecoder,
-  tensorData,
-  writeTestModel,
-} from "@npov/autograd";
-import { SalienceDetector } from "@npov/salience";
-import * as ort from "onnxruntime-node";
 import { fmt } from "./lib.mjs";
 
-const LENGTHS = [25, 50, 100, 200];
-const PROMPT = 128;
-const text = (n, seed) => Array.from({ length: n }, (_, i) => String.fromCharCode(97 + ((i * 7 + seed) % 26))).join("");
+const here = fileURLToPath(new URL(".", import.meta.url));
+const script = join(here, "salience-torch", "torch_salience.py");
+const PYTHON = "/usr/bin/python3";
+const VOCAB = 8192;
 
-if (process.argv[2] === undefined) {
-  const dir = mkdtempSync(join(tmpdir(), "npov-bench-salience-"));
-  const info = writeTestModel(dir, "t5", { size: "bench", seed: 1 });
+/** Deterministic token ids (mulberry32), prompt 3/4 of the tokens, response 1/4. */
+function example(n, seed) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const id = () => 2 + Math.floor(next() * (VOCAB - 2));
+  const m = (3 * n) / 4;
+  return { prompt: Array.from({ length: m }, id), response: Array.from({ length: n - m }, id) };
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const k = Math.floor(s.length / 2);
+  return s.length % 2 ? s[k] : (s[k - 1] + s[k]) / 2;
+};
+
+function child(cmd, args) {
+  const r = spawnSync(cmd, args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1 << 26 });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed:\n${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split("\n").at(-1));
+}
+
+if (process.argv[2] === "--npov-child") {
+  // One npov configuration in this process: load, build (warm-up on a short prefix), then the timed map.
+  const [dir, idsFile, out, threads, optionsJson] = process.argv.slice(3);
+  const { SalienceDetector } = await import("@npov/salience");
+  const ex = JSON.parse(readFileSync(idsFile, "utf8"));
+  const t0 = performance.now();
+  const detector = await SalienceDetector.fromPretrained(dir, { threads: Number(threads), ...JSON.parse(optionsJson) });
+  await detector.tokenMapOfIds(ex.prompt.slice(0, 8), ex.response.slice(0, 4));
+  const buildS = (performance.now() - t0) / 1000;
+  const t1 = performance.now();
+  const map = await detector.tokenMapOfIds(ex.prompt, ex.response);
+  const seconds = (performance.now() - t1) / 1000;
+  writeFileSync(out, new Uint8Array(new Float32Array(map.attributions.data).buffer));
   console.log(
-    `model: T5-like encoder-decoder, ${fmt(info.parameters / 1e6, 1)}M parameters; prompt ${PROMPT} tokens; chunk 8 output tokens per batched VJP`,
+    JSON.stringify({ seconds, buildS, maxrssMB: process.resourceUsage().maxRSS / 1024, schedule: map.schedule }),
   );
-  console.log("response tokens | salience s/example | peak RSS | finite differences s/example | FD / salience");
-  for (const n of LENGTHS) {
-    const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), String(n), dir], {
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    if (r.status !== 0) process.exit(1);
-    const x = JSON.parse(r.stdout.trim().split("\n").at(-1));
-    console.log(
-      `${String(x.l).padStart(15)} | ${fmt(x.salienceS, 2).padStart(18)} | ${fmt(x.rssMB).padStart(5)} MB | ${fmt(x.fdS, 2).padStart(28)} | ${fmt(x.fdS / x.salienceS, 2)}x`,
-    );
-  }
   process.exit(0);
 }
 
-const n = Number(process.argv[2]);
-const dir = process.argv[3];
-// Character-level tokenizer: n characters (no spaces) are n + 1 tokens with the metaspace marker.
-const prompt = text(PROMPT - 2, 1);
-const response = text(n - 1, 2);
-const detector = await SalienceDetector.fromPretrained(dir, { chunkSize: 8 });
-await detector.tokenMap("ab", "cd"); // build the gradient graph outside the timing
-let t = performance.now();
-const map = await detector.tokenMap(prompt, response);
-const salienceS = (performance.now() - t) / 1000;
-const rssMB = process.resourceUsage().maxRSS / 1024;
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : fallback;
+};
+const lengths = arg("lengths", "64,256,1024").split(",").map(Number);
+const repeats = Number(arg("repeats", "3"));
+const threads = Number(arg("threads", "1"));
+const archs = arg("archs", "gpt2,t5").split(",");
+const torchSchedules = arg("torch-schedules", "natural").split(",");
+const npovOptions = arg("npov-options", "{}");
+const torchFrom = arg("torch-from", undefined);
 
-// Baseline: forward passes with one embedding scaled at a time.
-const tok = detector.files.tokenizer;
-const promptIds = tok.encode(prompt);
-const responseIds = tok.encode(response, { add_special_tokens: false });
-const m = promptIds.length;
-const l = responseIds.length;
-const merged = await appendTokenLoss(mergeEncoderDecoder(detector.files.encoder, detector.files.decoder));
-const tableOf = (model, ids) => {
-  const out = findEmbeddingOutput(model, ids);
-  const node = model.graph.node.find((x) => x.output[0] === out);
-  const init = model.graph.initializer.find((x) => x.name === node.input[0]);
-  return { data: tensorData(init), dim: Number(init.dims[1]) };
-};
-const enc = tableOf(merged, "input_ids");
-const dec = tableOf(merged, "decoder_input_ids");
-let cut = await cutAtTensor(merged, findEmbeddingOutput(merged, "input_ids"), "inputs_embeds");
-cut = await cutAtTensor(cut, findEmbeddingOutput(cut, "decoder_input_ids"), "decoder_inputs_embeds");
-const session = await ort.InferenceSession.create(encodeModel(cut));
-const i64 = (xs) => new ort.Tensor("int64", BigInt64Array.from(xs.map(BigInt)), [1, xs.length]);
-const embed = (tb, ids) => {
-  const out = new Float32Array(ids.length * tb.dim);
-  ids.forEach((id, k) => {
-    out.set(tb.data.subarray(id * tb.dim, (id + 1) * tb.dim), k * tb.dim);
-  });
-  return out;
-};
-const decIds = [0, ...responseIds.slice(0, -1)];
-const encEmb = embed(enc, promptIds);
-const decEmb = embed(dec, decIds);
-const past = Object.fromEntries(
-  session.inputNames
-    .filter((x) => x.startsWith("past_"))
-    .map((x) => [x, new ort.Tensor("float32", new Float32Array(0), [1, 5, 0, 64])]),
+const torchCheck = existsSync(PYTHON)
+  ? spawnSync(PYTHON, ["-c", "import torch; print(torch.__version__)"], { encoding: "utf8" })
+  : undefined;
+const torchVersion = torchCheck?.status === 0 ? torchCheck.stdout.trim() : undefined;
+if (torchVersion === undefined)
+  console.log(`PyTorch not found (${PYTHON} -c "import torch" failed): the PyTorch columns stay empty.`);
+
+const work = torchFrom ?? mkdtempSync(join(tmpdir(), "npov-bench-salience-"));
+console.log(
+  `threads ${threads}; repeats ${repeats} (medians); PyTorch ${torchVersion ?? "-"}; npov options ${npovOptions}; work dir ${work}`,
 );
-const feeds = (e, d) => ({
-  input_ids: i64(promptIds),
-  attention_mask: i64(promptIds.map(() => 1)),
-  inputs_embeds: new ort.Tensor("float32", e, [1, m, enc.dim]),
-  decoder_input_ids: i64(decIds),
-  decoder_inputs_embeds: new ort.Tensor("float32", d, [1, l, dec.dim]),
-  labels: i64(responseIds),
-  label_mask: new ort.Tensor("float32", new Float32Array(l).fill(1), [1, l]),
-  ...past,
-});
-t = performance.now();
-await session.run(feeds(encEmb, decEmb), ["token_loss"]);
-for (let i = 0; i < m + l - 1; i++) {
-  const e = i < m ? Float32Array.from(encEmb) : encEmb;
-  const d = i < m ? decEmb : Float32Array.from(decEmb);
-  const [buf, row, dim] = i < m ? [e, i, enc.dim] : [d, i - m + 1, dec.dim];
-  for (let k = 0; k < dim; k++) buf[row * dim + k] *= 1 + 1e-3;
-  await session.run(feeds(e, d), ["token_loss"]);
+const header = [
+  "model",
+  "m+l tokens",
+  "npov s",
+  ...torchSchedules.map((s) => `PyTorch ${s} s`),
+  ...torchSchedules.map((s) => `npov/PyTorch ${s}`),
+  "npov peak RSS",
+  ...torchSchedules.map((s) => `PyTorch ${s} peak RSS`),
+  "npov schedule",
+  "max normwise diff",
+];
+console.log(`| ${header.join(" | ")} |`);
+for (const arch of archs) {
+  const dir = join(work, arch);
+  if (torchFrom !== undefined) {
+    if (!existsSync(join(dir, "config.json"))) throw new Error(`--torch-from ${torchFrom}: no exported ${arch} model`);
+  } else if (torchVersion !== undefined) child(PYTHON, [script, "export", arch, dir]);
+  else {
+    console.log(`(${arch}: no PyTorch to export the model with)`);
+    continue;
+  }
+  for (const n of lengths) {
+    const idsFile = join(work, `${arch}-${n}.json`);
+    writeFileSync(idsFile, JSON.stringify(example(n, n)));
+    const npov = [];
+    const torch = Object.fromEntries(torchSchedules.map((s) => [s, []]));
+    let diff = 0;
+    for (let r = 0; r < repeats; r++) {
+      const npovOut = join(work, `npov-${arch}-${n}.bin`);
+      npov.push(
+        child(process.execPath, [
+          fileURLToPath(import.meta.url),
+          "--npov-child",
+          dir,
+          idsFile,
+          npovOut,
+          String(threads),
+          npovOptions,
+        ]),
+      );
+      const a = new Float32Array(readFileSync(npovOut).buffer.slice(0));
+      for (const s of torchSchedules) {
+        const torchOut = join(work, `torch-${arch}-${n}-${s}.bin`);
+        const torchJson = join(work, `torch-${arch}-${n}-${s}.json`);
+        if (torchFrom !== undefined) torch[s].push(JSON.parse(readFileSync(torchJson, "utf8")));
+        else {
+          const result = child(PYTHON, [script, "map", arch, dir, idsFile, torchOut, String(threads), s]);
+          writeFileSync(torchJson, JSON.stringify(result));
+          torch[s].push(result);
+        }
+        const b = new Float32Array(readFileSync(torchOut).buffer.slice(0));
+        let num = 0;
+        let den = 0;
+        for (let i = 0; i < b.length; i++) {
+          num += (a[i] - b[i]) ** 2;
+          den += b[i] ** 2;
+        }
+        diff = Math.max(diff, a.length === b.length ? Math.sqrt(num / den) : Number.POSITIVE_INFINITY);
+      }
+    }
+    const ns = median(npov.map((x) => x.seconds));
+    const nm = median(npov.map((x) => x.maxrssMB));
+    const ts = torchSchedules.map((s) => median(torch[s].map((x) => x.seconds)));
+    const tm = torchSchedules.map((s) => median(torch[s].map((x) => x.maxrss_mb)));
+    const sched = npov[0].schedule;
+    console.log(
+      `| ${[
+        arch,
+        n,
+        fmt(ns, 3),
+        ...ts.map((x) => fmt(x, 3)),
+        ...ts.map((x) => `${fmt(ns / x, 3)}`),
+        `${fmt(nm)} MB`,
+        ...tm.map((x) => `${fmt(x)} MB`),
+        `${sched.mode}, k=${sched.chunkSize}, ${sched.runs} runs`,
+        diff.toExponential(1),
+      ].join(" | ")} |`,
+    );
+  }
 }
-const fdS = (performance.now() - t) / 1000;
-void map;
-console.log(JSON.stringify({ l, m, salienceS, fdS, rssMB }));

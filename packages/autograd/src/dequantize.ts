@@ -10,8 +10,8 @@ import { convertFloatType } from "./convert.js";
 import { GradientGraphError } from "./errors.js";
 import {
   attrInt,
+  cloneModel,
   DataType,
-  encodeModel,
   type GraphProto,
   type ModelProto,
   makeTensor,
@@ -60,9 +60,7 @@ export function dequantizeModel(model: ModelProto): { model: ModelProto; report:
     (model.graph?.node ?? []).some(
       (n) => n.opType === "Cast" && n.attribute?.some((a) => a.name === "to" && Number(a.i) === DataType.FLOAT16),
     );
-  const base = hasFp16
-    ? convertFloatType(model, DataType.FLOAT16, DataType.FLOAT)
-    : onnx.ModelProto.decode(encodeModel(model));
+  const base = hasFp16 ? convertFloatType(model, DataType.FLOAT16, DataType.FLOAT) : cloneModel(model);
   const graph = base.graph as GraphProto;
   const inits = new Map((graph.initializer as TensorProto[]).map((t) => [t.name, t]));
   const report: DequantizeReport = { fp16Converted: hasFp16, dequantizeLinear: 0, matMulInteger: 0 };

@@ -32,7 +32,9 @@ export interface EmbeddingGraph {
 /**
  * Build the embeddings-in, token-loss-out graph of a loaded model (see the module comment).
  * `decoderEmbeds`: for encoder-decoders, also cut the decoder's lookup (salience attributes to response
- * tokens too). `precision: "float64"` converts every float to double (for gradient checks).
+ * tokens too). `precision: "float64"` computes the same function in double (for gradient checks): every
+ * float becomes double except index arithmetic such as T5's relative-position buckets, which stays float32
+ * so the indices are the float32 model's (see {@link convertFloatType}).
  */
 export async function embeddingGraph(
   files: PretrainedFiles,

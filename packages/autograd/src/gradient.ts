@@ -9,7 +9,7 @@ import { GraphBuilder } from "./graph.js";
 import { probeTensors, sampleFeeds, type TensorFacts } from "./probe.js";
 import {
   attrInt,
-  encodeModel,
+  cloneModel,
   type GraphProto,
   type ModelProto,
   type NodeProto,
@@ -74,7 +74,7 @@ function differentiableInputs(node: NodeProto): number[] {
  * rule raises {@link UnsupportedOpError} naming the op and node.
  */
 export async function buildGradientGraph(model: ModelProto, options: GradientOptions): Promise<GradientGraph> {
-  const copy = onnx.ModelProto.decode(encodeModel(model));
+  const copy = cloneModel(model);
   const graph = copy.graph as GraphProto;
   const opset = opsetVersion(copy);
   if (opset < 13)

@@ -27,4 +27,5 @@ export * from "./probe.js";
 export * from "./proto.js";
 export * from "./rules.js";
 export * from "./session.js";
+export * from "./split.js";
 export * from "./surgery.js";

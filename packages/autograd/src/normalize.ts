@@ -24,8 +24,8 @@ import { GraphBuilder } from "./graph.js";
 import {
   attr,
   attrInt,
+  cloneModel,
   DataType,
-  encodeModel,
   type GraphProto,
   type IGraphProto,
   type ModelProto,
@@ -72,7 +72,7 @@ export function isPresentOutput(name: string): boolean {
 }
 
 function copyModel(model: ModelProto): { model: ModelProto; graph: GraphProto } {
-  const copy = onnx.ModelProto.decode(encodeModel(model));
+  const copy = cloneModel(model);
   return { model: copy, graph: copy.graph as GraphProto };
 }
 

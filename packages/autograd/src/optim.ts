@@ -5,11 +5,10 @@
  */
 import { InvalidValueError } from "@npov/core";
 import {
-  encodeModel,
+  cloneModel,
   type GraphProto,
   type ModelProto,
   makeTensor,
-  onnx,
   type TensorProto,
   type ValueInfoProto,
 } from "./proto.js";
@@ -124,7 +123,7 @@ export function withParameters(
   model: ModelProto,
   values: Map<string, { data: Float32Array; dims: number[] }>,
 ): ModelProto {
-  const copy = onnx.ModelProto.decode(encodeModel(model));
+  const copy = cloneModel(model);
   const graph = copy.graph as GraphProto;
   const seen = new Set<string>();
   graph.initializer = (graph.initializer as TensorProto[]).map((t) => {

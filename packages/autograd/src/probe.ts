@@ -5,7 +5,7 @@
  */
 import * as ort from "onnxruntime-node";
 import { evaluateDimExpression } from "./dims.js";
-import { encodeModel, type GraphProto, type ModelProto, num, onnx, valueInfo, valueInfoShape } from "./proto.js";
+import { cloneModel, encodeModel, type GraphProto, type ModelProto, num, valueInfo, valueInfoShape } from "./proto.js";
 
 /** What a probe learned about a tensor. */
 export interface TensorFacts {
@@ -97,7 +97,7 @@ export async function probeTensors(
     wanted.push(name);
   }
   if (wanted.length === 0) return facts;
-  const copy = onnx.ModelProto.decode(encodeModel(model));
+  const copy = cloneModel(model);
   const graph = copy.graph as GraphProto;
   const existing = new Set(graph.output.map((o) => o.name));
   for (const name of wanted) if (!existing.has(name)) graph.output.push(valueInfo(name));

@@ -267,6 +267,26 @@ export function loadModel(file: string): ModelProto {
   return model;
 }
 
+/**
+ * A deep copy of a model's structure that shares the initializers' data (each initializer is a new
+ * TensorProto whose arrays are copied but whose raw bytes are the original's view). Copying by
+ * encode + decode would also copy every weight byte: graph surgery copies a model many times, and the
+ * discarded copies of a large model's weights made loading peak at many times the model's size.
+ * Callers replace initializer data (assign a new rawData) but never write into it.
+ */
+export function cloneModel(model: onnxProto.onnx.IModelProto): ModelProto {
+  const graph = model.graph ?? {};
+  const initializers = graph.initializer ?? [];
+  const copy = onnx.ModelProto.decode(encodeModel({ ...model, graph: { ...graph, initializer: [] } }));
+  (copy.graph as GraphProto).initializer = initializers.map((t) => {
+    const c = onnx.TensorProto.create();
+    for (const [key, value] of Object.entries(t))
+      (c as unknown as Record<string, unknown>)[key] = Array.isArray(value) ? value.slice() : value;
+    return c;
+  });
+  return copy;
+}
+
 /** Serialize a model (all data inline). */
 export function encodeModel(model: onnxProto.onnx.IModelProto): Uint8Array {
   return onnx.ModelProto.encode(model).finish();

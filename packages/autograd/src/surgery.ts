@@ -8,6 +8,7 @@ import { GraphBuilder } from "./graph.js";
 import { probeTensors, sampleFeeds } from "./probe.js";
 import {
   attrInt,
+  cloneModel,
   DataType,
   encodeModel,
   type GraphProto,
@@ -24,7 +25,7 @@ import {
 } from "./proto.js";
 
 function copyModel(model: ModelProto): { model: ModelProto; graph: GraphProto; nodes: NodeProto[] } {
-  const copy = onnx.ModelProto.decode(encodeModel(model));
+  const copy = cloneModel(model);
   const graph = copy.graph as GraphProto;
   return { model: copy, graph, nodes: graph.node as NodeProto[] };
 }

@@ -2,8 +2,10 @@
 
 import { NpovError } from "@npov/core";
 import { Command, CommanderError } from "commander";
+import { registerAnnotate } from "./commands/annotate.js";
 import { registerCard } from "./commands/card.js";
 import { registerCheck } from "./commands/check.js";
+import { registerCheckBatch } from "./commands/check-batch.js";
 import { registerClassifier } from "./commands/classifier.js";
 import { registerDemo } from "./commands/demo.js";
 import { registerEval } from "./commands/eval.js";
@@ -19,6 +21,7 @@ import { registerSupport } from "./commands/support.js";
 import { registerSynth } from "./commands/synth.js";
 import { registerTrain } from "./commands/train.js";
 import { registerVectors } from "./commands/vectors.js";
+import { registerWorker } from "./commands/worker.js";
 
 /** Build the program (exported so tests can inspect commands). */
 export function buildProgram(): Command {
@@ -33,9 +36,12 @@ export function buildProgram(): Command {
   registerKb(program);
   registerPrompt(program);
   registerCheck(program);
+  registerCheckBatch(program);
   registerRouge(program);
   registerSynth(program);
   registerEval(program);
+  registerAnnotate(program);
+  registerWorker(program);
   registerJudge(program);
   registerSalience(program);
   registerModel(program);

@@ -195,12 +195,53 @@ ${parts.join("\n")}
 </svg>`;
 }
 
+/**
+ * Human agreement on the dataset's labels (the agreement report `npov annotate export` writes): shown
+ * beside the detectors' AUCs so a reader can tell how well-defined the labels are.
+ */
+export interface ReportAgreement {
+  /** Krippendorff's alpha per error type (null when undefined); `level` says what a unit is. */
+  alpha: ReadonlyArray<{ errorType: string; level?: string; alpha: number | null; units: number; ratings: number }>;
+  /** Each annotator's agreement with the majority of the others. */
+  annotators?: ReadonlyArray<{ annotator: string; agreement: number | null; units: number }>;
+}
+
+/** Plain-text lines of an agreement report, e.g. "hallucination (example): alpha 0.600 (120 units, 600 ratings)". */
+export function formatAgreement(agreement: ReportAgreement): string {
+  const alpha = (x: number | null) => (x === null ? "n/a" : x.toFixed(3));
+  const lines = agreement.alpha.map(
+    (r) =>
+      `${r.errorType}${r.level === undefined ? "" : ` (${r.level})`}: alpha ${alpha(r.alpha)} (${r.units} units, ${r.ratings} ratings)`,
+  );
+  for (const a of agreement.annotators ?? [])
+    lines.push(`${a.annotator}: agreement with the others' majority ${alpha(a.agreement)} (${a.units} labels)`);
+  return lines.join("\n");
+}
+
 /** Options of {@link renderReport}. */
 export interface ReportOptions {
   title?: string;
   notes?: string;
   /** Run metadata shown under the title, in order: e.g. `[["command", "npov eval ..."], ["date", "..."]]`. */
   metadata?: ReadonlyArray<readonly [string, string]>;
+  /** Annotator agreement on the labels, shown as its own section. */
+  agreement?: ReportAgreement;
+}
+
+/** The agreement section: alpha per error type, then each annotator's agreement with the others. */
+function agreementHtml(agreement: ReportAgreement): string {
+  const alpha = (x: number | null) => (x === null ? "n/a" : x.toFixed(3));
+  const rows = agreement.alpha.map((r) => [
+    r.errorType,
+    r.level ?? "",
+    alpha(r.alpha),
+    String(r.units),
+    String(r.ratings),
+  ]);
+  const people = (agreement.annotators ?? []).map((a) => [a.annotator, alpha(a.agreement), String(a.units)]);
+  return `<h2>Annotator agreement</h2>
+${htmlTable(["error type", "unit", "Krippendorff's alpha", "units", "ratings"], rows, "nominal alpha over the annotators' labels", "agreement-alpha")}
+${people.length === 0 ? "" : htmlTable(["annotator", "agreement", "labels"], people, "each annotator against the majority of the others", "agreement-annotators")}`;
 }
 
 /**
@@ -275,6 +316,7 @@ ${word.rows.length > 0 ? `<h2>Word-level ROC AUC</h2>\n${aucTable(result, "word"
 <h2>ROC curves</h2>
 <div class="plots">${pooled}</div>
 ${perSlice === "" ? "" : `<h2>ROC curves per slice</h2>\n<div class="plots">${perSlice}</div>`}
+${options.agreement === undefined ? "" : agreementHtml(options.agreement)}
 <h2>Thresholds</h2>
 ${htmlTable(["detector / error", "rule", "threshold", "precision", "recall", "F1", "FPR", "TP/FP/TN/FN"], thresholdRows, "predict an error when score >= threshold (chosen on all slices pooled)", "thresholds")}
 </body></html>

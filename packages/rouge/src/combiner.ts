@@ -49,6 +49,7 @@ export const HALLUCINATION_FEATURES: readonly string[] = [
   "support.framingSentences",
   "support.arguments",
   "support.extraSentences",
+  "support.mixedBlocks",
 ];
 export const COVERAGE_FEATURES: readonly string[] = [
   "support.minCoverage",
@@ -64,6 +65,13 @@ export const COVERAGE_FEATURES: readonly string[] = [
   "support.argumentSentences",
   "support.arguments",
   "support.extraSentences",
+  "support.extraSwitches",
+  "support.orphans",
+  "support.maxUnsupportedMass",
+  "support.orphansTimesUncovered",
+  "support.massTimesUncovered",
+  "support.mixedBlocks",
+  "support.scatteredPerspectives",
 ];
 
 function feature(features: Record<string, number>, name: string): number {

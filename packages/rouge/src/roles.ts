@@ -328,3 +328,64 @@ export function sentenceRole(
   if (options.edge === true && supported < (options.edgeSupport ?? 0.75) * content) return "framing";
   return "argument";
 }
+
+/**
+ * Openings that hand the floor to a side ("However, ...", "Critics ...", "Those in favour ...", "On the
+ * other hand, ..."): a sentence that starts with one opens a new side block. Chatbot-style responses state
+ * each perspective's arguments in one block, so an argument found in another perspective's block marks an
+ * argument presented as the other side's (perspective confusion) or an extra one.
+ */
+export const SIDE_CUES: readonly string[] = [
+  "however",
+  "but",
+  "yet",
+  "still",
+  "meanwhile",
+  "conversely",
+  "nevertheless",
+  "nonetheless",
+  "on the other hand",
+  "by contrast",
+  "in contrast",
+  "on the other side",
+  "on the flip side",
+  "the other side",
+  "the opposing",
+  "against this",
+  "for their part",
+  "from the other",
+  "the case against",
+  "the case for",
+  "critics",
+  "opponents",
+  "skeptics",
+  "sceptics",
+  "detractors",
+  "supporters",
+  "proponents",
+  "advocates",
+  "defenders",
+  "backers",
+  "those who",
+  "those in favour",
+  "those in favor",
+  "those against",
+  "those opposed",
+  "those on",
+  "people who",
+  "in favour",
+  "in favor",
+  "others",
+  "some",
+  "many",
+];
+
+const SIDE_CUE_RE = new RegExp(
+  `^\\P{L}*(?:${SIDE_CUES.map((c) => c.replace(/ /g, "\\s+")).join("|")})(?![\\p{L}\\p{N}])`,
+  "iu",
+);
+
+/** True when a sentence opens a side block (starts with one of {@link SIDE_CUES}). */
+export function opensSide(sentence: string): boolean {
+  return SIDE_CUE_RE.test(sentence);
+}

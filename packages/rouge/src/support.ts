@@ -29,7 +29,7 @@ import {
 import { applyCombiner, defaultSupportCombiner, type SupportCombiner } from "./combiner.js";
 import { maxWeightMatching } from "./hungarian.js";
 import { defaultLexSim, type LexSim, lexCosine } from "./lexsim.js";
-import { isDiscourseTerm, type SentenceRole, sentenceRole } from "./roles.js";
+import { isDiscourseTerm, opensSide, type SentenceRole, sentenceRole } from "./roles.js";
 import { SoftMatcher, type SoftMatchOptions } from "./soft.js";
 import { defaultSpecificityTable, Specificity, type SpecificityTable } from "./specificity.js";
 import { loadWordNet, type WordNet } from "./wordnet.js";
@@ -146,6 +146,8 @@ export interface SupportSentence {
    * organisations, studies, countries and statistics an invented claim is made of.
    */
   unsupportedNames: number;
+  /** Index of its side block: a sentence opening with a side cue ("However", "Critics", ...) starts the next. */
+  side: number;
   words: SupportWord[];
 }
 
@@ -166,6 +168,8 @@ export interface SupportArgument {
   claim: number;
   /** Whether some argument sentence is explained best by this argument. */
   claimed: boolean;
+  /** Its content words, offsets into the argument's text, with their specificity and best match in the response. */
+  words: Array<{ text: string; start: number; end: number; weight: number; match: number }>;
 }
 
 /** What {@link supportResponse} computes. */
@@ -182,23 +186,31 @@ const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
 const mean = (xs: readonly number[]) => (xs.length === 0 ? 0 : sum(xs) / xs.length);
 const sorted = (xs: readonly number[]) => [...xs].sort((a, b) => a - b);
 
-/** Weighted share of `words` matched in `pool` (best similarity per word); 1 when there is no weight. */
-function weightedMatch(
-  words: ReadonlyArray<{ term: Term; weight: number }>,
-  pool: readonly Term[],
-  matcher: SemanticMatcher,
-): number {
-  let total = 0;
-  let matched = 0;
-  for (const w of words) {
+/** The best similarity of each word to any word of `pool`. */
+function bestMatches(words: ReadonlyArray<{ term: Term }>, pool: readonly Term[], matcher: SemanticMatcher): number[] {
+  return words.map((w) => {
     let best = 0;
     for (const p of pool) {
       best = Math.max(best, matcher.weight(w.term, p));
       if (best === 1) break;
     }
+    return best;
+  });
+}
+
+/** Weighted share of `words` matched in `pool` (best similarity per word); 1 when there is no weight. */
+function weightedMatch(
+  words: ReadonlyArray<{ term: Term; weight: number }>,
+  pool: readonly Term[],
+  matcher: SemanticMatcher,
+  best: readonly number[] = bestMatches(words, pool, matcher),
+): number {
+  let total = 0;
+  let matched = 0;
+  words.forEach((w, i) => {
     total += w.weight;
-    matched += w.weight * best;
-  }
+    matched += w.weight * (best[i] as number);
+  });
   return total === 0 ? 1 : matched / total;
 }
 
@@ -233,6 +245,7 @@ export function supportResponse(input: NpovInput, response: string, options: Sup
     return { term: t, weight: spec.weight(t), support: best, discourse, inQuery: spec.inQuery(t) };
   });
   const split = splitSentences(text);
+  let side = 0;
   const shareRows: number[][] = []; // per sentence, per argument: share of the sentence explained by it
   const sentences: SupportSentence[] = split.map((s, index) => {
     const words = wordInfo.filter((w) => w.term.start >= s.start && w.term.end <= s.end);
@@ -252,6 +265,7 @@ export function supportResponse(input: NpovInput, response: string, options: Sup
         bestArgument = { perspective: a.k, argument: a.j, support: share };
     });
     shareRows.push(shares);
+    if (index > 0 && opensSide(s.text)) side++;
     return {
       text: s.text,
       start: s.start,
@@ -265,6 +279,7 @@ export function supportResponse(input: NpovInput, response: string, options: Sup
       ).length,
       support,
       unsupportedMass,
+      side,
       ...(bestArgument === undefined ? {} : { bestArgument }),
       words: words.map((w) => ({
         text: w.term.text,
@@ -286,7 +301,8 @@ export function supportResponse(input: NpovInput, response: string, options: Sup
     const claim = Math.max(0, ...shareRows.map((row) => row[ai] ?? 0));
     const claimed = sentences.some((s) => s.bestArgument?.perspective === a.k && s.bestArgument.argument === a.j);
     const weighted = a.terms.map((t) => ({ term: t, weight: spec.weight(t) }));
-    const coverage = weightedMatch(weighted, responsePool, matcher);
+    const matches = bestMatches(weighted, responsePool, matcher);
+    const coverage = weightedMatch(weighted, responsePool, matcher, matches);
     let localCoverage = 0;
     let span: SupportArgument["span"];
     // One sentence first; two adjacent sentences (an argument split in two) only when clearly better, so
@@ -314,6 +330,13 @@ export function supportResponse(input: NpovInput, response: string, options: Sup
       assignedCoverage: 0,
       claim,
       claimed,
+      words: weighted.map((w, i) => ({
+        text: w.term.text,
+        start: w.term.start,
+        end: w.term.end,
+        weight: w.weight,
+        match: matches[i] as number,
+      })),
       ...(span === undefined ? {} : { span }),
     };
   });
@@ -358,6 +381,20 @@ export function supportFeatures(
   const perPerspective = Array.from({ length: perspectives }, (_, k) =>
     Math.min(...args.filter((a) => a.perspective === k).map((a) => a.localCoverage)),
   );
+  const minLocal = local[0] ?? 1;
+  const minAssigned = Math.min(...args.map((a) => a.assignedCoverage));
+  // Structure: the perspective each clearly attributed argument sentence states, in order, and its side block.
+  const attributed = argumentSentences.filter((s) => s.bestArgument !== undefined && s.bestArgument.support >= 0.3);
+  const order = attributed.map((s) => s.bestArgument?.perspective as number);
+  let switches = 0;
+  for (let i = 1; i < order.length; i++) if (order[i] !== order[i - 1]) switches++;
+  const blocksOf = new Map<number, Set<number>>(); // perspective -> side blocks it is stated in
+  const perspectivesIn = new Map<number, Set<number>>(); // side block -> perspectives stated in it
+  for (const s of attributed) {
+    const k = s.bestArgument?.perspective as number;
+    blocksOf.set(k, (blocksOf.get(k) ?? new Set()).add(s.side));
+    perspectivesIn.set(s.side, (perspectivesIn.get(s.side) ?? new Set()).add(k));
+  }
   return {
     "support.minSupport": supports[0] ?? 1,
     "support.secondMinSupport": supports[1] ?? supports[0] ?? 1,
@@ -380,13 +417,18 @@ export function supportFeatures(
     "support.minCoverage": cov[0] ?? 1,
     "support.secondMinCoverage": cov[1] ?? cov[0] ?? 1,
     "support.meanCoverage": mean(cov),
-    "support.minLocalCoverage": local[0] ?? 1,
+    "support.minLocalCoverage": minLocal,
     "support.secondMinLocalCoverage": local[1] ?? local[0] ?? 1,
     "support.meanLocalCoverage": mean(local),
     "support.maxPerspectiveMinCoverage": Math.max(...perPerspective),
-    "support.minAssignedCoverage": Math.min(...args.map((a) => a.assignedCoverage)),
+    "support.minAssignedCoverage": minAssigned,
     "support.unclaimedArguments": args.filter((a) => !a.claimed).length,
     "support.minClaim": Math.min(...args.map((a) => a.claim)),
+    "support.extraSwitches": switches - Math.max(0, new Set(order).size - 1),
+    "support.mixedBlocks": [...perspectivesIn.values()].filter((ks) => ks.size > 1).length,
+    "support.scatteredPerspectives": sum([...blocksOf.values()].map((bs) => bs.size - 1)),
+    "support.orphansTimesUncovered": orphans.length * (1 - minAssigned),
+    "support.massTimesUncovered": (masses[0] ?? 0) * (1 - minLocal),
   };
 }
 
@@ -416,7 +458,16 @@ export function supportErrorDetector(options: SupportOptions = {}): ErrorDetecto
               score: s.role === "argument" && !w.discourse ? 1 - w.support : 0,
             })),
           ),
-          arguments: [],
+          // An argument word's coverage-error score: 1 - its best match anywhere in the response.
+          arguments: r.arguments.flatMap((a) =>
+            a.words.map((w) => ({
+              perspective: a.perspective,
+              argument: a.argument,
+              start: w.start,
+              end: w.end,
+              score: 1 - w.match,
+            })),
+          ),
         },
       };
     },

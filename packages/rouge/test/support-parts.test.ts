@@ -12,12 +12,16 @@ import {
   loadLexSim,
   loadSpecificityTable,
   loadSupportCombiner,
+  opensSide,
   predictLogistic,
   SemanticMatcher,
   Specificity,
+  type SupportArgument,
+  type SupportSentence,
   saveLexSim,
   saveSpecificityTable,
   sentenceRole,
+  supportFeatures,
   symmetricEigen,
 } from "@npov/rouge";
 import fc from "fast-check";
@@ -46,6 +50,67 @@ function role(text: string, options: { edge?: boolean; supported?: string[] } = 
   }));
   return sentenceRole(words, options.edge === undefined ? {} : { edge: options.edge });
 }
+
+describe("side blocks", () => {
+  it("a sentence opening with a side cue opens a block; a word that merely starts with a cue does not", () => {
+    for (const opener of [
+      "However, the costs are real.",
+      "Critics argue otherwise.",
+      "On the other  hand, schools gain.",
+      "\u201cThose in favour\u201d point to safety.",
+      "BUT that is not all.",
+      "Some see a benefit.",
+    ])
+      expect(opensSide(opener), opener).toBe(true);
+    for (const other of [
+      "Someone pays the bill.",
+      "Butter is cheaper.",
+      "Supportive parents help.",
+      "The critics are wrong.",
+      "Manyfold gains follow.",
+    ])
+      expect(opensSide(other), other).toBe(false);
+  });
+
+  it("structure features count perspective switches, mixed blocks and scattered perspectives (hand-worked)", () => {
+    // Blocks 0 | 1: perspective 0, 0 in block 0; then 1 and 0 in block 1 (an argument presented as the
+    // other side's). Order 0 0 1 0: 2 switches, 1 expected -> 1 extra; block 1 mixes both; perspective 0
+    // is stated in 2 blocks -> 1 scattered. The 0.2-support sentence is not clearly attributed: ignored.
+    const sentence = (side: number, perspective: number, support: number): SupportSentence => ({
+      text: "x",
+      start: 0,
+      end: 1,
+      role: "argument",
+      support: 0.5,
+      unsupportedMass: 0,
+      bestArgument: { perspective, argument: 0, support },
+      orphan: false,
+      topical: true,
+      unsupportedNames: 0,
+      side,
+      words: [],
+    });
+    const argument = (perspective: number, argument: number): SupportArgument => ({
+      perspective,
+      argument,
+      text: "x",
+      coverage: 1,
+      localCoverage: 1,
+      assignedCoverage: 1,
+      claim: 1,
+      claimed: true,
+      words: [],
+    });
+    const f = supportFeatures(
+      [sentence(0, 0, 0.6), sentence(0, 0, 0.7), sentence(1, 1, 0.2), sentence(1, 1, 0.8), sentence(1, 0, 0.5)],
+      [argument(0, 0), argument(0, 1), argument(1, 0)],
+      2,
+    );
+    expect(f["support.extraSwitches"]).toBe(1);
+    expect(f["support.mixedBlocks"]).toBe(1);
+    expect(f["support.scatteredPerspectives"]).toBe(1);
+  });
+});
 
 describe("sentence roles", () => {
   it.each([

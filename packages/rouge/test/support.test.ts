@@ -39,9 +39,13 @@ const OTHER_SIDE = "Supporters see it differently. ";
 const CRIME = "Youth violence has dropped even as sales of games have climbed. ";
 const CLOSING = "Ultimately, the answer depends on how one weighs these concerns.";
 
+const CONCEDING = "Even they accept that kids copy whatever conduct a game rewards. ";
+
 const clean = OPENING + INTRO + SIMULATING + IMITATING + OTHER_SIDE + CRIME + CLOSING;
 const hallucinated = OPENING + INTRO + SIMULATING + IMITATING + APA + OTHER_SIDE + CRIME + CLOSING;
 const dropped = OPENING + INTRO + IMITATING + OTHER_SIDE + CRIME + CLOSING;
+// A pro argument presented in the supporters' (con) block as their concession: perspective confusion.
+const confused = OPENING + INTRO + SIMULATING + OTHER_SIDE + CRIME + CONCEDING + CLOSING;
 
 const vectors = defaultWordVectors();
 const align = (response: string) =>
@@ -104,6 +108,24 @@ describe("support detector on chatbot-style responses, where align fails", () =>
   });
 });
 
+describe("support detector on response structure", () => {
+  it("an argument presented as the other side's lands in the other side's block and raises both scores", () => {
+    const ok = supportResponse(input, clean);
+    const bad = supportResponse(input, confused);
+    // Side blocks: the opening, "Critics ..." (pro), "Supporters ..." (con).
+    expect(ok.sentences.map((s) => s.side)).toEqual([0, 1, 1, 1, 2, 2, 2]);
+    const structure = (f: Record<string, number>) => [
+      f["support.extraSwitches"],
+      f["support.mixedBlocks"],
+      f["support.scatteredPerspectives"],
+    ];
+    expect(structure(ok.features)).toEqual([0, 0, 0]);
+    expect(structure(bad.features)).toEqual([1, 1, 1]);
+    expect(bad.coverage).toBeGreaterThan(ok.coverage + 0.2);
+    expect(bad.hallucination).toBeGreaterThan(ok.hallucination + 0.2);
+  });
+});
+
 describe("support detector contract", () => {
   it("gives scores in [0, 1], word scores inside the response and argument evidence, deterministically", () => {
     const r = detect(hallucinated);
@@ -120,9 +142,26 @@ describe("support detector contract", () => {
       expect(w.score).toBeGreaterThanOrEqual(0);
       expect(w.score).toBeLessThanOrEqual(1);
     }
+    // Argument words: offsets into their argument, score = 1 - best match in the response.
+    const argumentWords = r.words?.arguments ?? [];
+    expect(argumentWords.length).toBeGreaterThan(10);
+    for (const w of argumentWords) {
+      const text = input.perspectives[w.perspective]?.arguments[w.argument]?.text ?? "";
+      expect(text.slice(w.start, w.end)).toMatch(/^[\p{L}\p{N}-]+$/u);
+      expect(w.score).toBeGreaterThanOrEqual(0);
+      expect(w.score).toBeLessThanOrEqual(1);
+    }
     // Framing words are never word-level hallucinations.
     const framingWord = hallucinated.indexOf("objections");
     expect(r.words?.response.find((w) => w.start === framingWord)?.score).toBe(0);
+  });
+
+  it("scores the words of a dropped argument as uncovered, and the same words as covered when it is stated", () => {
+    const meanScore = (response: string) => {
+      const words = (detect(response).words?.arguments ?? []).filter((w) => w.perspective === 0 && w.argument === 0);
+      return words.reduce((s, w) => s + w.score, 0) / words.length;
+    };
+    expect(meanScore(dropped)).toBeGreaterThan(meanScore(clean) + 0.3);
   });
 
   it("stays finite and in range on any response text", () => {

@@ -2,7 +2,9 @@
  * The salience detector (SPEC 2.2): gradient x input attributions from a local ONNX language model,
  * turned into word-level contributions of argument words and attributions of response words.
  */
+import { availableParallelism } from "node:os";
 import {
+  buildSplitVjp,
   type EmbeddingGraph,
   embeddingGraph,
   feedsFor,
@@ -13,6 +15,9 @@ import {
   ModelRunError,
   maxPositions,
   type PretrainedFiles,
+  type SplitVjp,
+  SplitVjpError,
+  SplitVjpSession,
   withModelContext,
 } from "@npov/autograd";
 import {
@@ -50,8 +55,30 @@ export interface SalienceOptions {
   /** Decoder file base name, e.g. "decoder_model_merged" (transformers.js's `model_file_name`). */
   modelFileName?: string;
   variant?: SalienceVariant;
-  /** Output tokens per batched vector-Jacobian product (bounds memory; default 8). */
-  chunkSize?: number;
+  /**
+   * Output tokens per batched backward pass (k). Default `"auto"`: with the split schedule, the largest k
+   * (at most 16) whose backward re-reads at most `backwardMemory` bytes of activations (k x the bytes one
+   * forward pass stores), so long inputs get small k and bounded memory; with recompute, 8.
+   */
+  chunkSize?: number | "auto";
+  /**
+   * How the l backward passes get their forward activations (see @npov/autograd `buildSplitVjp`).
+   * `"split"`: one forward pass per example; its activations, copied out once, are read by every batched
+   * backward pass (about one backward pass of work per output token). `"recompute"`: every batched VJP
+   * runs the forward at batch k (the schedule before issue 21; works on any graph).
+   * Default `"auto"`: split when the model's graph allows it, else recompute, with the reason in
+   * `TokenMap.schedule.fallback`.
+   */
+  schedule?: "auto" | "split" | "recompute";
+  /** Byte budget of one batched backward pass's tiled activations for `chunkSize: "auto"` (default 16 MiB). */
+  backwardMemory?: number;
+  /**
+   * onnxruntime intra-op threads. Default `"auto"`: 1 for inputs shorter than 512 tokens (thread
+   * hand-offs cost more than they save on small products, and on a loaded 2-core machine the default pool
+   * was slower than one thread), else `os.availableParallelism()` capped at 4. `sessionOptions.intraOpNumThreads`
+   * wins over this.
+   */
+  threads?: number | "auto";
   /** Compute in float64 (slower; for checks) or float32 (default). */
   precision?: "float32" | "float64";
   /** Epsilon of the geometric means (default 1e-6). */
@@ -71,6 +98,25 @@ export interface TokenMap {
   responseTokens: TokenSpan[];
   /** Raw attributions, rows = input tokens then response tokens (m + l), columns = response tokens (l). */
   attributions: Matrix;
+  /** How the map was computed (absent on maps built by hand). */
+  schedule?: SalienceSchedule;
+}
+
+/** The schedule a token map was computed with. */
+export interface SalienceSchedule {
+  /**
+   * `split`: one forward pass, batched backward passes reading its stored activations; `recompute`: the
+   * forward at batch k in every batched pass.
+   */
+  mode: "split" | "recompute";
+  /** Output tokens per batched backward pass. */
+  chunkSize: number;
+  /** onnxruntime intra-op threads (`"default"`: onnxruntime's own choice, set by `sessionOptions`). */
+  threads: number | "default";
+  /** Forward + backward runs. */
+  runs: number;
+  /** Why the split schedule was not used (schedule "auto" on a graph it cannot handle). */
+  fallback?: string;
 }
 
 export interface ArgumentWordSalience {
@@ -117,10 +163,26 @@ export interface SalienceResult {
 }
 
 interface Built {
-  session: GradientSession;
   graph: EmbeddingGraph;
   float: "float32" | "float64";
+  /** The split graphs, or why there are none. */
+  split: SplitVjp | undefined;
+  fallback: string | undefined;
+  /** Sessions per intra-op thread count (created on first use). */
+  splitSessions: Map<number | "default", Promise<SplitVjpSession>>;
+  recomputeSessions: Map<number | "default", Promise<GradientSession>>;
 }
+
+/** Sequences at least this long get more than one intra-op thread by default. */
+const MULTI_THREAD_TOKENS = 512;
+const MAX_AUTO_THREADS = 4;
+const MAX_AUTO_CHUNK = 16;
+/**
+ * Default byte budget of the activations one batched backward pass tiles (k seeds: k x the stored
+ * activations that depend on the batch). Small on purpose: a batched backward's peak grows faster than k
+ * and per-seed time did not drop with k in bench/salience (256 tokens: k = 1 35 ms/seed, k = 4 64 ms/seed).
+ */
+const DEFAULT_BACKWARD_MEMORY = 16 * 1024 * 1024;
 
 /** Gradient x input salience from a local ONNX model (encoder-decoder or causal LM). */
 export class SalienceDetector {
@@ -129,7 +191,10 @@ export class SalienceDetector {
 
   private constructor(
     readonly files: PretrainedFiles,
-    readonly options: Required<Omit<SalienceOptions, "dtype" | "revision" | "modelFileName" | "sessionOptions">> & {
+    readonly options: Required<
+      Omit<SalienceOptions, "dtype" | "revision" | "modelFileName" | "sessionOptions" | "chunkSize">
+    > & {
+      chunkSize: number | "auto";
       sessionOptions: ort.InferenceSession.SessionOptions;
     },
   ) {}
@@ -147,15 +212,27 @@ export class SalienceDetector {
       revision: options.revision ?? "main",
       ...(options.modelFileName !== undefined ? { modelFileName: options.modelFileName } : {}),
     });
-    const chunkSize = options.chunkSize ?? 8;
-    if (!Number.isInteger(chunkSize) || chunkSize < 1)
-      throw new InvalidValueError("chunkSize", "must be a positive integer.");
+    const chunkSize = options.chunkSize ?? "auto";
+    if (chunkSize !== "auto" && (!Number.isInteger(chunkSize) || chunkSize < 1))
+      throw new InvalidValueError("chunkSize", 'must be a positive integer or "auto".');
+    const threads = options.threads ?? "auto";
+    if (threads !== "auto" && (!Number.isInteger(threads) || threads < 1))
+      throw new InvalidValueError("threads", 'must be a positive integer or "auto".');
+    const schedule = options.schedule ?? "auto";
+    if (schedule !== "auto" && schedule !== "split" && schedule !== "recompute")
+      throw new InvalidValueError("schedule", 'must be "auto", "split" or "recompute".');
+    const backwardMemory = options.backwardMemory ?? DEFAULT_BACKWARD_MEMORY;
+    if (!(Number.isFinite(backwardMemory) && backwardMemory > 0))
+      throw new InvalidValueError("backwardMemory", "must be a positive number of bytes.");
     const variant = options.variant ?? "grad-x-input";
     if (variant !== "grad-x-input" && variant !== "grad-norm")
       throw new InvalidValueError("variant", 'must be "grad-x-input" or "grad-norm".');
     return new SalienceDetector(files, {
       variant,
       chunkSize,
+      threads,
+      schedule,
+      backwardMemory,
       precision: options.precision ?? "float32",
       epsilon: options.epsilon ?? GMEAN_EPSILON,
       sessionOptions: options.sessionOptions ?? {},
@@ -165,37 +242,85 @@ export class SalienceDetector {
   private build(): Promise<Built> {
     this.built ??= (async () => {
       const graph = await embeddingGraph(this.files, { decoderEmbeds: true, precision: this.options.precision });
-      // onnxruntime logs kernel failures to stderr itself; npov rethrows them as typed errors instead.
-      const sessionOptions: ort.InferenceSession.SessionOptions = {
-        logSeverityLevel: 4,
-        ...(this.options.precision === "float64" ? { graphOptimizationLevel: "basic" } : {}),
-        ...this.options.sessionOptions,
+      let split: SplitVjp | undefined;
+      let fallback: string | undefined;
+      if (this.options.schedule !== "recompute") {
+        try {
+          split = await withModelContext(this.files, () => buildSplitVjp(graph.model, { wrt: this.wrt() }));
+        } catch (error) {
+          if (this.options.schedule !== "auto") throw error;
+          fallback = splitFailure(error);
+        }
+      }
+      return {
+        graph,
+        float: this.options.precision,
+        split,
+        fallback,
+        splitSessions: new Map(),
+        recomputeSessions: new Map(),
       };
-      const session = await withModelContext(this.files, () =>
-        GradientSession.create(graph.model, {
-          of: "token_loss",
-          wrt: this.files.encoderDecoder ? ["inputs_embeds", "decoder_inputs_embeds"] : ["inputs_embeds"],
-          seed: "input",
-          sessionOptions,
-        }),
-      );
-      return { session, graph, float: this.options.precision };
     })();
     return this.built;
   }
 
-  /** One fwd+bwd run; onnxruntime failures become a typed {@link ModelRunError} naming the input size. */
-  private async run(
-    built: Built,
-    feeds: Record<string, ort.Tensor>,
-    options: { upstream: Record<string, ort.Tensor>; outputs: string[] },
-  ) {
+  private wrt(): string[] {
+    return this.files.encoderDecoder ? ["inputs_embeds", "decoder_inputs_embeds"] : ["inputs_embeds"];
+  }
+
+  /** Intra-op threads for an input of `tokens` tokens (see `SalienceOptions.threads`). */
+  private threadsFor(tokens: number): number | "default" {
+    if (this.options.sessionOptions.intraOpNumThreads !== undefined)
+      return this.options.sessionOptions.intraOpNumThreads;
+    if (this.options.threads !== "auto") return this.options.threads;
+    if (tokens < MULTI_THREAD_TOKENS) return 1;
+    return Math.max(1, Math.min(MAX_AUTO_THREADS, availableParallelism()));
+  }
+
+  private sessionOptions(threads: number | "default"): ort.InferenceSession.SessionOptions {
+    // onnxruntime logs kernel failures to stderr itself; npov rethrows them as typed errors instead.
+    // Without the CPU arena, memory freed after a run goes back to the allocator instead of staying
+    // reserved per session (bench/salience: peak RSS at 1,024 tokens 1,063 -> 806 MB, no slower).
+    return {
+      logSeverityLevel: 4,
+      enableCpuMemArena: false,
+      ...(this.options.precision === "float64" ? { graphOptimizationLevel: "basic" } : {}),
+      ...(threads === "default" ? {} : { intraOpNumThreads: threads, interOpNumThreads: 1 }),
+      ...this.options.sessionOptions,
+    };
+  }
+
+  private splitSession(built: Built, split: SplitVjp, threads: number | "default"): Promise<SplitVjpSession> {
+    let s = built.splitSessions.get(threads);
+    if (s === undefined) {
+      s = withModelContext(this.files, () => SplitVjpSession.create(split, this.sessionOptions(threads)));
+      built.splitSessions.set(threads, s);
+    }
+    return s;
+  }
+
+  private recomputeSession(built: Built, threads: number | "default"): Promise<GradientSession> {
+    let s = built.recomputeSessions.get(threads);
+    if (s === undefined) {
+      s = withModelContext(this.files, () =>
+        GradientSession.create(built.graph.model, {
+          of: "token_loss",
+          wrt: this.wrt(),
+          seed: "input",
+          sessionOptions: this.sessionOptions(threads),
+        }),
+      );
+      built.recomputeSessions.set(threads, s);
+    }
+    return s;
+  }
+
+  /** Run onnxruntime; its failures become a typed {@link ModelRunError} naming the input size. */
+  private async guard<T>(m: number, decoder: number | undefined, run: () => Promise<T>): Promise<T> {
     try {
-      return await built.session.run(feeds, options);
+      return await run();
     } catch (error) {
-      const ids = feeds.input_ids?.dims ?? [];
-      const dec = feeds.decoder_input_ids?.dims;
-      const tokens = `${ids[1] ?? "?"} input${dec ? ` + ${dec[1]} decoder` : ""} tokens`;
+      const tokens = `${m} input${decoder !== undefined ? ` + ${decoder} decoder` : ""} tokens`;
       throw new ModelRunError(this.files.dir, tokens, maxPositions(this.files.config), error);
     }
   }
@@ -206,10 +331,42 @@ export class SalienceDetector {
 
   /** Token attributions of `response` given `prompt`: rows (m + l) x columns (l). */
   async tokenMap(prompt: string, response: string): Promise<TokenMap> {
-    const built = await this.build();
     const promptIds = this.encode(prompt, true);
     const responseIds = this.encode(response, false);
     if (responseIds.length === 0) throw new InvalidValueError("response", "has no tokens.");
+    const { attributions, schedule } = await this.tokenMapOfIds(promptIds, responseIds);
+    return {
+      inputTokens: alignTokens(this.files.tokenizer, promptIds, prompt),
+      responseTokens: alignTokens(this.files.tokenizer, responseIds, response),
+      attributions,
+      schedule,
+    };
+  }
+
+  /**
+   * The raw token map of token ids (no tokenizer): `promptIds` as the model reads them (special tokens
+   * included), `responseIds` the response's. Rows: the m prompt tokens, then the l response tokens;
+   * columns: the l response tokens.
+   */
+  async tokenMapOfIds(
+    promptIds: readonly number[],
+    responseIds: readonly number[],
+  ): Promise<{ attributions: Matrix; schedule: SalienceSchedule }> {
+    if (responseIds.length === 0) throw new InvalidValueError("response", "has no tokens.");
+    if (promptIds.length === 0 && !this.files.encoderDecoder)
+      throw new InvalidValueError("prompt", "has no tokens: a causal model needs at least one before the response.");
+    const built = await this.build();
+    const checkIds = (ids: readonly number[], table: { data: ArrayLike<number>; dim: number }, what: string) => {
+      const rows = table.data.length / table.dim;
+      const bad = ids.findIndex((id) => !Number.isInteger(id) || id < 0 || id >= rows);
+      if (bad >= 0)
+        throw new InvalidValueError(
+          `${what}[${bad}]`,
+          `token id ${ids[bad]} is not in the model's vocabulary (0..${rows - 1}).`,
+        );
+    };
+    checkIds(promptIds, built.graph.table, "promptIds");
+    checkIds(responseIds, this.files.encoderDecoder ? built.graph.decoderTable : built.graph.table, "responseIds");
     const m = promptIds.length;
     const l = responseIds.length;
     const attributions = matrix(m + l, l);
@@ -218,18 +375,16 @@ export class SalienceDetector {
     const tensorF = (data: Float32Array | Float64Array, dims: number[]) =>
       new ort.Tensor(f64 ? "float64" : "float32", data, dims);
     const i64 = int64Tensor;
-    const embed = (table: { data: Float32Array | Float64Array; dim: number }, ids: number[]) => {
+    const embed = (table: { data: Float32Array | Float64Array; dim: number }, ids: readonly number[]) => {
       const out = floats(ids.length * table.dim);
       ids.forEach((id, k) => {
         out.set(table.data.subarray(id * table.dim, (id + 1) * table.dim), k * table.dim);
       });
       return out;
     };
-    const tile = <T extends Float32Array | Float64Array | number[]>(
-      data: T,
-      times: number,
-    ): number[] | Float32Array | Float64Array => {
-      if (Array.isArray(data)) return Array.from({ length: times }, () => data).flat();
+    const tile = (data: readonly number[] | Float32Array | Float64Array, times: number) => {
+      if (!(data instanceof Float32Array || data instanceof Float64Array))
+        return Array.from({ length: times }, () => data).flat();
       const out = floats(data.length * times);
       for (let b = 0; b < times; b++) out.set(data, b * data.length);
       return out;
@@ -250,85 +405,122 @@ export class SalienceDetector {
       return s;
     };
 
-    if (this.files.encoderDecoder) {
-      const enc = built.graph.table;
-      const dec = built.graph.decoderTable;
-      const start = Number(this.files.config.decoder_start_token_id ?? 0);
-      const decoderIds = [start, ...responseIds.slice(0, -1)];
-      const encEmb = embed(enc, promptIds);
-      const decEmb = embed(dec, decoderIds);
-      for (let t0 = 0; t0 < l; t0 += this.options.chunkSize) {
-        const batch = Math.min(this.options.chunkSize, l - t0);
-        const upstream = floats(batch * l);
-        for (let b = 0; b < batch; b++) upstream[b * l + t0 + b] = 1;
-        const r = await this.run(
-          built,
-          feedsFor(built.graph, {
-            input_ids: i64(tile(promptIds, batch) as number[], [batch, m]),
-            attention_mask: i64(new Array(batch * m).fill(1), [batch, m]),
-            inputs_embeds: tensorF(tile(encEmb, batch) as Float32Array, [batch, m, enc.dim]),
-            decoder_input_ids: i64(tile(decoderIds, batch) as number[], [batch, l]),
-            decoder_inputs_embeds: tensorF(tile(decEmb, batch) as Float32Array, [batch, l, dec.dim]),
-            labels: i64(tile(responseIds, batch) as number[], [batch, l]),
-            label_mask: tensorF(floats(batch * l).fill(1), [batch, l]),
-          }),
-          { upstream: { token_loss: tensorF(upstream, [batch, l]) }, outputs: [] },
-        );
-        const gEnc = r.gradients.inputs_embeds?.data as Float32Array;
-        const gDec = r.gradients.decoder_inputs_embeds?.data as Float32Array;
-        for (let b = 0; b < batch; b++) {
-          const t = t0 + b;
-          for (let i = 0; i < m; i++)
-            attributions.data[i * l + t] = score(gEnc, (b * m + i) * enc.dim, encEmb, i * enc.dim, enc.dim);
+    // The example as the graph reads it, and where its gradients land in the token map.
+    const ed = this.files.encoderDecoder;
+    const enc = built.graph.table;
+    const dec = built.graph.decoderTable;
+    const decoderIds = ed
+      ? [Number(this.files.config.decoder_start_token_id ?? 0), ...responseIds.slice(0, -1)]
+      : undefined;
+    const ids = ed ? [...promptIds] : [...promptIds, ...responseIds];
+    const s = ids.length;
+    const emb = embed(enc, ids);
+    const decEmb = decoderIds === undefined ? undefined : embed(dec, decoderIds);
+    const labels = ed ? [...responseIds] : [...ids.slice(1), 0];
+    const lossLength = labels.length;
+    const feeds = (batch: number) =>
+      feedsFor(built.graph, {
+        input_ids: i64(tile(ids, batch) as number[], [batch, s]),
+        attention_mask: i64(new Array(batch * s).fill(1), [batch, s]),
+        position_ids: ed
+          ? undefined
+          : i64(
+              Array.from({ length: batch * s }, (_, k) => k % s),
+              [batch, s],
+            ),
+        inputs_embeds: tensorF(batch === 1 ? emb : (tile(emb, batch) as Float32Array), [batch, s, enc.dim]),
+        ...(decoderIds !== undefined && decEmb !== undefined
+          ? {
+              decoder_input_ids: i64(tile(decoderIds, batch) as number[], [batch, l]),
+              decoder_inputs_embeds: tensorF(batch === 1 ? decEmb : (tile(decEmb, batch) as Float32Array), [
+                batch,
+                l,
+                dec.dim,
+              ]),
+            }
+          : {}),
+        labels: i64(tile(labels, batch) as number[], [batch, lossLength]),
+        label_mask: tensorF(floats(batch * lossLength).fill(1), [batch, lossLength]),
+      });
+    // Response token t is predicted at loss position t (encoder-decoder) or m + t - 1 (causal).
+    const lossPosition = (t: number) => (ed ? t : m + t - 1);
+    const fill = (grads: Record<string, ort.Tensor>, t0: number, batch: number) => {
+      const gEnc = grads.inputs_embeds?.data as Float32Array | Float64Array;
+      for (let b = 0; b < batch; b++) {
+        const t = t0 + b;
+        for (let p = 0; p < s; p++)
+          attributions.data[p * l + t] = score(gEnc, (b * s + p) * enc.dim, emb, p * enc.dim, enc.dim);
+        if (ed && decEmb !== undefined) {
+          const gDec = grads.decoder_inputs_embeds?.data as Float32Array | Float64Array;
           // Response token r is the decoder input at position r + 1 (position 0 holds the start token).
-          for (let rTok = 0; rTok + 1 < l; rTok++)
-            attributions.data[(m + rTok) * l + t] = score(
+          for (let r = 0; r + 1 < l; r++)
+            attributions.data[(m + r) * l + t] = score(
               gDec,
-              (b * l + rTok + 1) * dec.dim,
+              (b * l + r + 1) * dec.dim,
               decEmb,
-              (rTok + 1) * dec.dim,
+              (r + 1) * dec.dim,
               dec.dim,
             );
         }
       }
-    } else {
-      const table = built.graph.table;
-      const ids = [...promptIds, ...responseIds];
-      const s = ids.length;
-      const emb = embed(table, ids);
-      const labels = [...ids.slice(1), 0];
-      for (let t0 = 0; t0 < l; t0 += this.options.chunkSize) {
-        const batch = Math.min(this.options.chunkSize, l - t0);
-        const upstream = floats(batch * s);
-        // Response token t is predicted at position m + t - 1.
-        for (let b = 0; b < batch; b++) upstream[b * s + m + t0 + b - 1] = 1;
-        const r = await this.run(
-          built,
-          feedsFor(built.graph, {
-            input_ids: i64(tile(ids, batch) as number[], [batch, s]),
-            attention_mask: i64(new Array(batch * s).fill(1), [batch, s]),
-            position_ids: i64(
-              Array.from({ length: batch * s }, (_, k) => k % s),
-              [batch, s],
-            ),
-            inputs_embeds: tensorF(tile(emb, batch) as Float32Array, [batch, s, table.dim]),
-            labels: i64(tile(labels, batch) as number[], [batch, s]),
-            label_mask: tensorF(floats(batch * s).fill(1), [batch, s]),
-          }),
-          { upstream: { token_loss: tensorF(upstream, [batch, s]) }, outputs: [] },
-        );
-        const g = r.gradients.inputs_embeds?.data as Float32Array;
-        for (let b = 0; b < batch; b++) {
-          const t = t0 + b;
-          for (let p = 0; p < s; p++)
-            attributions.data[p * l + t] = score(g, (b * s + p) * table.dim, emb, p * table.dim, table.dim);
-        }
+    };
+    const threads = this.threadsFor(ed ? m + l : s);
+    const guard = <T>(run: () => Promise<T>) => this.guard(m, ed ? l : undefined, run);
+    let runs = 0;
+
+    const seeds = Array.from({ length: l }, (_, t) => lossPosition(t));
+    const onSplitFailure = (error: unknown): undefined => {
+      if (this.options.schedule !== "auto") throw error;
+      // onnxruntime rejected a split graph: remember why and recompute from now on.
+      built.split = undefined;
+      built.fallback = splitFailure(error);
+      return undefined;
+    };
+    const splitSession =
+      built.split === undefined
+        ? undefined
+        : await this.splitSession(built, built.split, threads).catch(onSplitFailure);
+    if (splitSession !== undefined) {
+      const session = splitSession;
+      const forward = await guard(() => session.forward(feeds(1), seeds));
+      runs++;
+      const chunk =
+        this.options.chunkSize === "auto"
+          ? Math.max(
+              1,
+              Math.min(MAX_AUTO_CHUNK, Math.floor(this.options.backwardMemory / Math.max(1, forward.tiledBytes))),
+            )
+          : this.options.chunkSize;
+      for (let t0 = 0; t0 < l; t0 += chunk) {
+        const batch = Math.min(chunk, l - t0);
+        const grads = await guard(() => session.backward(forward, seeds.slice(t0, t0 + batch)));
+        runs++;
+        fill(grads, t0, batch);
       }
+      return { attributions, schedule: { mode: "split", chunkSize: Math.min(chunk, l), threads, runs } };
+    }
+
+    const session = await this.recomputeSession(built, threads);
+    const chunk = this.options.chunkSize === "auto" ? 8 : this.options.chunkSize;
+    for (let t0 = 0; t0 < l; t0 += chunk) {
+      const batch = Math.min(chunk, l - t0);
+      const upstream = floats(batch * lossLength);
+      for (let b = 0; b < batch; b++) upstream[b * lossLength + lossPosition(t0 + b)] = 1;
+      const r = await guard(() =>
+        session.run(feeds(batch), { upstream: { token_loss: tensorF(upstream, [batch, lossLength]) }, outputs: [] }),
+      );
+      runs++;
+      fill(r.gradients, t0, batch);
     }
     return {
-      inputTokens: alignTokens(this.files.tokenizer, promptIds, prompt),
-      responseTokens: alignTokens(this.files.tokenizer, responseIds, response),
       attributions,
+      schedule: {
+        mode: "recompute",
+        chunkSize: Math.min(chunk, l),
+        threads,
+        runs,
+        ...(built.fallback !== undefined ? { fallback: built.fallback } : {}),
+      },
     };
   }
 
@@ -375,9 +567,23 @@ export class SalienceDetector {
     };
   }
 
+  /** Release the onnxruntime sessions (the detector builds new ones if used again). */
   async dispose(): Promise<void> {
-    if (this.built !== undefined) await (await this.built).session.release();
+    if (this.built === undefined) return;
+    const built = await this.built.catch(() => undefined);
+    this.built = undefined;
+    if (built === undefined) return;
+    for (const s of [...built.splitSessions.values(), ...built.recomputeSessions.values()])
+      await (await s.catch(() => undefined))?.release();
   }
+}
+
+/** Why the split schedule could not be built, in one line (the typed reason when there is one). */
+function splitFailure(error: unknown): string {
+  let e: unknown = error;
+  while (e instanceof Error && !(e instanceof SplitVjpError) && e.cause !== undefined) e = e.cause;
+  if (e instanceof SplitVjpError) return e.reason;
+  return (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "";
 }
 
 /**

@@ -11,12 +11,11 @@
  */
 import { GraphBuilder } from "../graph.js";
 import {
-  encodeModel,
+  cloneModel,
   type GraphProto,
   type IGraphProto,
   type ModelProto,
   type NodeProto,
-  onnx,
   opsetVersion,
   type TensorProto,
 } from "../proto.js";
@@ -97,7 +96,7 @@ function allNames(graph: IGraphProto, into: IGraphProto = { node: [], initialize
  * decomposition does not implement; GradientGraphError when the opset cannot be upgraded.
  */
 export function decomposeContribOps(model: ModelProto): { model: ModelProto; report: Record<string, number> } {
-  let copy = onnx.ModelProto.decode(encodeModel(model));
+  let copy = cloneModel(model);
   if (opsetVersion(copy) < 13) copy = upgradeOpset(copy, 13);
   const opset = opsetVersion(copy);
   const facts = inferFacts(copy);

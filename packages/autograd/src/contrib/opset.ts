@@ -13,7 +13,7 @@ import { GraphBuilder } from "../graph.js";
 import {
   attr,
   attrInt,
-  encodeModel,
+  cloneModel,
   type GraphProto,
   type IGraphProto,
   type ModelProto,
@@ -28,7 +28,7 @@ const REMOVED = new Set(["Upsample", "Scatter"]);
 
 /** A copy of `model` at default-domain opset `target` (unchanged copy when it is already there). */
 export function upgradeOpset(model: ModelProto, target = 13): ModelProto {
-  const copy = onnx.ModelProto.decode(encodeModel(model));
+  const copy = cloneModel(model);
   const from = opsetVersion(copy);
   if (from >= target) return copy;
   if (from < 7 || target > 17)

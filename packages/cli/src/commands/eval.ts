@@ -1,10 +1,11 @@
 import { createRng, writeFileAtomic } from "@npov/core";
-import { type EvaluationResult, evaluate, formatResultTable, renderReport } from "@npov/eval";
+import { type EvaluationResult, formatAgreement, formatResultTable, renderReport } from "@npov/eval";
+import { evaluateScored, evaluationFields } from "@npov/queue";
 import { SLICES } from "@npov/synth";
 import type { Command } from "commander";
-import { addDetectorOptions, cliDetectors, finishDetectors, METHOD_NAMES, specFromOptions } from "../detectors.js";
-import { progressBar } from "../progress.js";
+import { addDetectorOptions, METHOD_NAMES } from "../detectors.js";
 import { out, outJson, parseInteger, parseList, readDataset } from "../util.js";
+import { addQueueOptions, scoreWithOptions, warnAboutFailures } from "./check-batch.js";
 
 /** JSON form of an evaluation: the tables' numbers, curves and thresholds (per-example scores omitted). */
 export function evaluationJson(result: EvaluationResult) {
@@ -19,18 +20,21 @@ export function evaluationJson(result: EvaluationResult) {
 }
 
 export function registerEval(program: Command): void {
-  addDetectorOptions(
-    program
-      .command("eval")
-      .description("ROC AUC of detectors on a dataset, per slice and error type (a table like the paper's Table 1)")
-      .requiredOption("--data <file>", "dataset: JSON Lines from npov synth (a JSON array of examples also works)")
-      .option("--methods <list>", `comma-separated detectors: ${METHOD_NAMES.join(", ")}`, "rouge"),
+  addQueueOptions(
+    addDetectorOptions(
+      program
+        .command("eval")
+        .description("ROC AUC of detectors on a dataset, per slice and error type (a table like the paper's Table 1)")
+        .requiredOption("--data <file>", "dataset: JSON Lines from npov synth (a JSON array of examples also works)")
+        .option("--methods <list>", `comma-separated detectors: ${METHOD_NAMES.join(", ")}`, "rouge"),
+    ),
   )
     .option("--limit <n>", "score only the first n examples (model-based methods are slow)")
     .option("--sample-per-slice <n>", "score a seeded random sample of n examples per slice")
     .option("--seed <n>", "seed of --sample-per-slice", "0")
     .option("--report <file>", "write a self-contained HTML report (tables, ROC curves, thresholds)")
     .option("--bootstrap <n>", "bootstrap resamples for AUC intervals (0 = none)", "200")
+    .option("--agreement <file>", "annotator agreement report (npov annotate export --agreement) to show with the AUCs")
     .option("--json", "machine-readable output")
     .action(
       async (
@@ -45,12 +49,18 @@ export function registerEval(program: Command): void {
           seed: string;
           report?: string;
           bootstrap: string;
+          agreement?: string;
           json?: boolean;
         } & Record<string, unknown>,
       ) => {
         const methods = parseList(opts.methods, METHOD_NAMES, "--methods");
         const resamples = parseInteger(opts.bootstrap, "--bootstrap");
         const all = readDataset(opts.data);
+        // Read before scoring, so a bad file fails at once rather than after a long run.
+        const agreement =
+          opts.agreement === undefined
+            ? undefined
+            : (await import("@npov/annotate")).readAgreementReport(opts.agreement);
         let dataset = opts.limit === undefined ? all : all.slice(0, parseInteger(opts.limit, "--limit"));
         if (opts.samplePerSlice !== undefined) {
           const n = parseInteger(opts.samplePerSlice, "--sample-per-slice");
@@ -63,19 +73,14 @@ export function registerEval(program: Command): void {
             ),
           );
         }
-        const detectors = await cliDetectors(methods, specFromOptions(opts));
-        const bar = progressBar("scoring");
-        let result: EvaluationResult;
-        try {
-          result = await evaluate(dataset, detectors, {
-            onProgress: (done, total) => bar.update(done, total),
-            bootstrap: resamples > 0 ? { resamples, seed: 0 } : false,
-            sliceOrder: SLICES,
-          });
-        } finally {
-          bar.stop();
-          await finishDetectors(detectors);
-        }
+        // Scored in this process or, with --queue, by workers: the same chunks and scores either way.
+        const scored = await scoreWithOptions(dataset, methods, opts, evaluationFields(dataset));
+        if (scored === undefined) return; // Ctrl-C: already said so
+        const { result, failed } = await evaluateScored(dataset, scored, {
+          bootstrap: resamples > 0 ? { resamples, seed: 0 } : false,
+          sliceOrder: SLICES,
+        });
+        warnAboutFailures(failed, (i) => `example ${i + 1} (${dataset[i]?.id ?? "no id"})`);
         if (opts.report !== undefined) {
           const sample =
             opts.samplePerSlice !== undefined
@@ -101,16 +106,19 @@ export function registerEval(program: Command): void {
                 ["bootstrap", resamples > 0 ? `${resamples} resamples, seed 0, 95% intervals` : "none"],
                 ["date", new Date().toISOString()],
               ],
+              ...(agreement === undefined ? {} : { agreement }),
             }),
           );
         }
-        if (opts.json) return outJson(evaluationJson(result));
+        if (opts.json) return outJson({ ...evaluationJson(result), ...(agreement === undefined ? {} : { agreement }) });
         out("Example-level ROC AUC (rows: slices; columns: method x error type)");
         out(formatResultTable(result, "example"));
         const words = formatResultTable(result, "word");
         if (words) out(`\nWord-level ROC AUC (hallucinated response words / uncovered argument words)\n${words}`);
+        if (agreement !== undefined)
+          out(`\nAnnotator agreement (Krippendorff's alpha; ${opts.agreement})\n${formatAgreement(agreement)}`);
         out(
-          `\n${dataset.length} examples scored${opts.report === undefined ? "" : `; report written to ${opts.report}`}`,
+          `\n${dataset.length - failed.length} examples scored${opts.report === undefined ? "" : `; report written to ${opts.report}`}`,
         );
       },
     );

@@ -121,12 +121,18 @@ export function registerSupport(program: Command): void {
     .option("--kb <name>", "knowledge base for specificity and synthetic training data", "perspectrum")
     .option("--per-topic <n>", "chatbot-style inputs per train topic", "1")
     .option("--dev <files>", "comma-separated hand-written dev files; their meta.devSplit=tune examples are added")
+    .option(
+      "--coverage-template-per-topic <n>",
+      "template-style synthetic inputs per train topic added to the coverage model's data (all slices)",
+      "0",
+    )
     .option("--tune-weight <x>", "total weight of the tune examples relative to the synthetic ones", "1")
     .option("--l2 <x>", "L2 penalty", "1")
     .option("--seed <n>", "random seed", "0")
     .action((opts: Record<string, string>) => {
       const seed = parseInteger(opts.seed as string, "--seed");
       const perTopic = parseInteger(opts.perTopic as string, "--per-topic");
+      const templatePerTopic = parseInteger(opts.coverageTemplatePerTopic as string, "--coverage-template-per-topic");
       const l2 = Number(opts.l2);
       const tuneWeight = Number(opts.tuneWeight);
       if (!(l2 >= 0)) throw new UsageError("--l2 must be a number >= 0.");
@@ -139,24 +145,36 @@ export function registerSupport(program: Command): void {
         kb: opts.kb,
         splits: ["train", "dev"],
       });
-      const synthetic: NpovExample[] = buildChatbotDataset(kb.split("train"), { seed, perTopic });
+      const chatbot: NpovExample[] = buildChatbotDataset(kb.split("train"), { seed, perTopic });
+      // Template-style examples ("Supporters argue that ...") teach the coverage model that regime too, so
+      // learning chatbot structure does not cost the template slices; they are left out of the hallucination
+      // model, which did better without them in tune-set cross-validation.
+      const template: NpovExample[] =
+        templatePerTopic > 0 ? buildDataset(kb, { split: "train", seed, perTopic: templatePerTopic }) : [];
+      const synthetic: NpovExample[] = [...chatbot, ...template];
       const devFiles = (opts.dev ?? "").split(",").filter((f) => f.length > 0);
       const tune = devFiles.flatMap((f) => readExamples(f)).filter((e) => e.meta?.devSplit === "tune");
       const examples = [...synthetic, ...tune];
-      const weights = examples.map((_, i) =>
-        i < synthetic.length ? 1 : (tuneWeight * synthetic.length) / Math.max(1, tune.length),
-      );
+      const isTemplate = (i: number) => i >= chatbot.length && i < synthetic.length;
       const rows = examples.map(
         (e) => supportResponse(e.input, e.response, { specificity: table, combiner: null }).features,
       );
       const calibration: Record<string, unknown> = {};
       const fit = (type: "hallucination" | "coverage", names: readonly string[]) => {
-        const idx = examples.map((_, i) => i).filter((i) => examples[i]?.labels?.[type] !== undefined);
+        const idx = examples
+          .map((_, i) => i)
+          .filter((i) => examples[i]?.labels?.[type] !== undefined && (type === "coverage" || !isTemplate(i)));
+        const syntheticRows = idx.filter((i) => i < synthetic.length).length;
+        const tuneRows = idx.length - syntheticRows;
         const model = fitLogistic(
           idx.map((i) => rows[i] as Record<string, number>),
           idx.map((i) => examples[i]?.labels?.[type] === true),
           names,
-          { l2, seed, weights: idx.map((i) => weights[i] as number) },
+          {
+            l2,
+            seed,
+            weights: idx.map((i) => (i < synthetic.length ? 1 : (tuneWeight * syntheticRows) / Math.max(1, tuneRows))),
+          },
         );
         // Calibration on the training data, synthetic and tune apart (the held-out figures are in docs/results.md).
         for (const [part, members] of [
@@ -179,7 +197,7 @@ export function registerSupport(program: Command): void {
         }
         return model;
       };
-      const command = `pnpm npov train-support --out ${opts.out} --kb ${opts.kb} --per-topic ${perTopic}${devFiles.length > 0 ? ` --dev ${devFiles.join(",")}` : ""} --tune-weight ${tuneWeight} --l2 ${l2} --seed ${seed}`;
+      const command = `pnpm npov train-support --out ${opts.out} --kb ${opts.kb} --per-topic ${perTopic}${templatePerTopic > 0 ? ` --coverage-template-per-topic ${templatePerTopic}` : ""}${devFiles.length > 0 ? ` --dev ${devFiles.join(",")}` : ""} --tune-weight ${tuneWeight} --l2 ${l2} --seed ${seed}`;
       const combiner: SupportCombiner = {
         format: "npov-support-combiner/1",
         hallucination: fit("hallucination", HALLUCINATION_FEATURES),
@@ -188,7 +206,8 @@ export function registerSupport(program: Command): void {
           seed,
           l2,
           tuneWeight,
-          syntheticExamples: synthetic.length,
+          syntheticExamples: chatbot.length,
+          templateExamples: template.length,
           tuneExamples: tune.length,
           command,
           calibration,
@@ -204,15 +223,15 @@ export function registerSupport(program: Command): void {
         join(opts.out as string, "README.md"),
         `# npov-support\n\nThe learned parts of the \`support\` detector of @npov/rouge (data-free alignment for chatbot-style responses).\n\n` +
           `* \`specificity.json\`: document frequencies of word stems over the ${table.documents.toLocaleString("en-US")} arguments (with their paraphrases) of the ${opts.kb} knowledge base's train and dev topics (test topics unseen); a word's specificity is its normalized IDF, query and topic words x 0.3.\n` +
-          `* \`combiner.json\`: two L2-regularized logistic regressions (hallucination over ${HALLUCINATION_FEATURES.length} features, coverage over ${COVERAGE_FEATURES.length}) on standardized alignment features (per-sentence support and unsupported specific mass, orphan sentences, unmatched names and numbers, role counts; per-argument global, local and one-to-one coverage), fitted by Newton's method from a seeded start: the same data and seed give bit-identical weights.\n` +
-          `* Training data: ${synthetic.length.toLocaleString("en-US")} chatbot-style synthetic examples (\`buildChatbotDataset\` of @npov/synth, ${perTopic} input(s) per Perspectrum **train** topic, all eight kinds) and ${tune.length} hand-written examples of the chatbot-dev set's **tune** part (Perspectrum dev topics), weighted so the tune part counts ${tuneWeight} x as much as the synthetic part in all. The heldout part and test topics were never used.\n` +
+          `* \`combiner.json\`: two L2-regularized logistic regressions (hallucination over ${HALLUCINATION_FEATURES.length} features, coverage over ${COVERAGE_FEATURES.length}) on standardized alignment features (per-sentence support and unsupported specific mass, orphan sentences, unmatched names and numbers, role counts; per-argument global, local and one-to-one coverage; structure: side blocks opened by cues such as "However" or "Critics", perspectives stated in another side's block, perspective switches), fitted by Newton's method from a seeded start: the same data and seed give bit-identical weights.\n` +
+          `* Training data: ${chatbot.length.toLocaleString("en-US")} chatbot-style synthetic examples (\`buildChatbotDataset\` of @npov/synth, ${perTopic} input(s) per Perspectrum **train** topic, all eight kinds)${template.length > 0 ? `, for the coverage model also ${template.length.toLocaleString("en-US")} template-style synthetic examples (\`buildDataset\`, ${templatePerTopic} input(s) per train topic, all slices)` : ""} and ${tune.length} hand-written examples of the chatbot-dev set's **tune** part (Perspectrum dev topics), weighted so the tune part counts ${tuneWeight} x as much as the synthetic part in all. The heldout part and test topics were never used.\n` +
           `* Command: \`${command}\` (${seconds.toFixed(0)} s on 2 cores).\n` +
           `* Calibration on the training data: hallucination ${cal("hallucination.synthetic")} on synthetic, ${cal("hallucination.tune")} on tune; coverage ${cal("coverage.synthetic")} on synthetic, ${cal("coverage.tune")} on tune. Reliability bins (lower edge, count, mean prediction, observed rate) are in combiner.json under meta.calibration; held-out figures are in docs/results.md.\n` +
           `* Limits: trained for chatbot-style English responses to two-sided debates; the outputs are probabilities under the training mix (about ${Math.round((100 * examples.filter((e) => e.labels?.hallucination).length) / examples.length)}% hallucinations), so thresholds should be recalibrated for another error rate.\n` +
           `* License: the specificity table is derived from Perspectrum (CC BY-SA 4.0) and distributed under CC BY-SA 4.0 with that attribution; the combiner is the project's own.\n`,
       );
       out(
-        `trained the support combiner on ${synthetic.length} synthetic + ${tune.length} tune examples in ${seconds.toFixed(0)} s; written to ${opts.out}`,
+        `trained the support combiner on ${chatbot.length} chatbot-style${template.length > 0 ? ` (+ ${template.length} template-style for coverage)` : ""} synthetic + ${tune.length} tune examples in ${seconds.toFixed(0)} s; written to ${opts.out}`,
       );
     });
 }

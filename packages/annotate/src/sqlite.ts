@@ -1,0 +1,124 @@
+/**
+ * Opening the SQLite database: a check that the installed better-sqlite3 can run on this Node.js (a
+ * native add-on built for a newer N-API crashes the whole process instead of throwing), WAL mode so
+ * readers never block the writer, a busy timeout so a second process (the export command while the
+ * server runs) waits instead of failing, and the schema.
+ */
+import { createRequire } from "node:module";
+import type Database from "better-sqlite3";
+import { DatabaseFormatError, SqliteDriverError } from "./errors.js";
+
+/** A better-sqlite3 connection. */
+export type SqliteDatabase = Database.Database;
+
+/** Schema version written to `meta.schema`; a database with a newer version is refused. */
+export const SCHEMA_VERSION = 1;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS users (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE,
+  role TEXT NOT NULL CHECK (role IN ('annotator', 'admin')),
+  token_hash TEXT NOT NULL UNIQUE,
+  created_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS examples (
+  id INTEGER PRIMARY KEY,
+  kind TEXT NOT NULL CHECK (kind IN ('task', 'calibration')),
+  key TEXT NOT NULL,
+  data TEXT NOT NULL,
+  UNIQUE (kind, key)
+);
+CREATE TABLE IF NOT EXISTS assignments (
+  example_id INTEGER NOT NULL REFERENCES examples (id),
+  user_id INTEGER NOT NULL REFERENCES users (id),
+  status TEXT NOT NULL CHECK (status IN ('open', 'submitted', 'skipped', 'flagged')),
+  draft TEXT,
+  annotation TEXT,
+  flag_reason TEXT,
+  points REAL,
+  assigned_at TEXT NOT NULL,
+  finished_at TEXT,
+  PRIMARY KEY (example_id, user_id)
+);
+CREATE INDEX IF NOT EXISTS assignments_by_user ON assignments (user_id, status);
+`;
+
+/**
+ * Whether a `engines.node` range such as ">=22" or "20.x || 22.x" admits Node major version `major`.
+ * Forms other than ">=N" and "N.x" are assumed to admit it (the check only exists to catch the known crash).
+ */
+export function nodeRangeAdmits(range: string, major: number): boolean {
+  const alternatives = range.split("||").map((s) => s.trim());
+  let understood = false;
+  for (const alt of alternatives) {
+    const atLeast = /^>=\s*(\d+)(?:\.\d+){0,2}$/.exec(alt);
+    const exact = /^(\d+)\.x$/.exec(alt) ?? /^\^?(\d+)(?:\.\d+){0,2}$/.exec(alt);
+    if (atLeast) {
+      understood = true;
+      if (major >= Number(atLeast[1])) return true;
+    } else if (exact) {
+      understood = true;
+      if (major === Number(exact[1])) return true;
+    } else return true;
+  }
+  return !understood;
+}
+
+// The driver is loaded with require() from this file, so the version check below reads the manifest of
+// exactly the module that is then loaded.
+const require = createRequire(import.meta.url);
+let driver: typeof Database | undefined;
+
+/**
+ * Refuse, with a typed error, a better-sqlite3 whose declared Node.js range excludes this Node.js:
+ * better-sqlite3 13 ships an N-API 10 binary that segfaults on Node 20 when the first database opens.
+ * Returns the driver.
+ * @throws SqliteDriverError
+ */
+export function checkSqliteDriver(): typeof Database {
+  if (driver !== undefined) return driver;
+  const manifest = require("better-sqlite3/package.json") as { version?: string; engines?: { node?: string } };
+  const range = manifest.engines?.node;
+  const major = Number(process.versions.node.split(".")[0]);
+  if (range !== undefined && !nodeRangeAdmits(range, major))
+    throw new SqliteDriverError(
+      `better-sqlite3 ${manifest.version ?? "?"} supports Node.js ${range}, but this is Node.js ${process.versions.node} (N-API ${process.versions.napi}); opening a database would crash. Install better-sqlite3 12 (it builds from source for Node 20) or run on Node.js 22 or later.`,
+    );
+  driver = require("better-sqlite3") as typeof Database;
+  return driver;
+}
+
+/**
+ * Open (creating if needed) an annotation database: WAL journal, foreign keys, a 5 s busy timeout and
+ * the schema. `":memory:"` gives a private in-memory database.
+ * @throws SqliteDriverError, DatabaseFormatError
+ */
+export function openDatabase(file: string): SqliteDatabase {
+  const Driver = checkSqliteDriver();
+  let db: SqliteDatabase;
+  try {
+    db = new Driver(file);
+  } catch (cause) {
+    throw new DatabaseFormatError(file, `cannot open the database (${(cause as Error).message})`);
+  }
+  try {
+    db.pragma("busy_timeout = 5000");
+    if (file !== ":memory:") db.pragma("journal_mode = WAL");
+    db.pragma("foreign_keys = ON");
+    db.exec(SCHEMA);
+    const row = db.prepare("SELECT value FROM meta WHERE key = 'schema'").get() as { value: string } | undefined;
+    if (row === undefined) db.prepare("INSERT INTO meta (key, value) VALUES ('schema', ?)").run(String(SCHEMA_VERSION));
+    else if (Number(row.value) > SCHEMA_VERSION)
+      throw new DatabaseFormatError(
+        file,
+        `schema version ${row.value} is newer than this npov understands (${SCHEMA_VERSION}); update npov`,
+      );
+  } catch (cause) {
+    db.close();
+    if (cause instanceof DatabaseFormatError) throw cause;
+    throw new DatabaseFormatError(file, `not an npov annotation database (${(cause as Error).message})`);
+  }
+  return db;
+}

@@ -1,0 +1,875 @@
+/**
+ * Split vector-Jacobian products: ONE forward pass at batch 1 whose activations every backward pass
+ * reuses, instead of a forward recomputed inside every batched VJP.
+ *
+ * A language model's per-token loss is `loss_t = head(h_t)` with `h` the input of the LM-head MatMul: the
+ * head acts on each position alone, so `d loss_t / d h` is zero except row t, and that row is row t of
+ * `d (sum_t loss_t) / d h` -- one head backward at batch 1 gives every seed. The body's backward (from `h`
+ * to the input embeddings) then runs at batch k over k seeds, reading the stored batch-1 activations:
+ * each one either does not depend on the batch (masks, position biases: fed as is) or is the batch-1 value
+ * repeated along its batch axis (Tile in the backward graph, placed just before its first use, so only one
+ * layer's tiled activations are alive at a time). Which of the two holds is checked at build time by
+ * running the forward at batch 1 and at batch 2 (the batch-1 rows twice); a tensor that is neither (say a
+ * shape with the batch size baked in) makes the build fail with {@link SplitVjpError}, and callers keep the
+ * recompute path for that model. Tensors the backward only reads the shape of are stored as shapes.
+ */
+
+import { NpovError } from "@npov/core";
+import * as ort from "onnxruntime-node";
+import { buildGradientGraph } from "./gradient.js";
+import { sampleFeeds } from "./probe.js";
+import {
+  cloneModel,
+  DataType,
+  encodeModel,
+  type GraphProto,
+  type ModelProto,
+  makeTensor,
+  type NodeProto,
+  onnx,
+  type TensorProto,
+  type ValueInfoProto,
+  valueInfo,
+  valueInfoShape,
+} from "./proto.js";
+import { pruneDeadNodes } from "./surgery.js";
+
+/** The graph cannot be split into one forward and batched backward passes; `reason` says why. */
+export class SplitVjpError extends NpovError {
+  readonly reason: string;
+  constructor(reason: string) {
+    super("SPLIT_VJP", `cannot split the forward from the backward pass: ${reason}.`);
+    this.reason = reason;
+  }
+}
+
+/** Options of {@link buildSplitVjp}. */
+export interface SplitVjpOptions {
+  /** Per-position loss output (default `token_loss`, see `appendTokenLoss`). */
+  loss?: string;
+  /** Logits tensor, to find the LM head (default `logits`). */
+  logits?: string;
+  /** Tensors to differentiate with respect to (the input embeddings). */
+  wrt: string[];
+  /** The LM head's input `h`; default: found with {@link findLmHeadInput}. */
+  head?: string;
+}
+
+/** A tensor the backward reads from the forward pass. */
+export interface SavedTensor {
+  /** The backward graph's input name (the forward tensor's name, or `split/shape/...` for shapes). */
+  name: string;
+  /** `input`: a forward graph input the caller feeds again; `output`: a forward output. */
+  source: "input" | "output";
+  /** For `input` sources: the forward input's name. */
+  input?: string;
+  /** Batch axis the backward repeats it along; undefined when it does not depend on the batch. */
+  tileAxis: number | undefined;
+}
+
+/** The graphs of a split VJP and how to wire them. */
+export interface SplitVjp {
+  /** Batch-1 forward of the body: the model's inputs -> the head input `head` and the saved activations. */
+  forward: ModelProto;
+  /**
+   * The LM head and its backward on selected positions: `head` [1, n, d], `labels` and the loss mask
+   * [1, n] -> `headGrad` [1, n, d], row j = d loss_j / d h_j (the head acts on each position alone).
+   */
+  headModel: ModelProto;
+  /** Batch-k backward: saved activations, `upstream` [k, s, d], `batch` -> gradients. */
+  backward: ModelProto;
+  /** The LM head's input tensor (a forward output, and the head model's input). */
+  head: string;
+  /** Head model output: d (sum of its losses) / d head. */
+  headGrad: string;
+  /** Head model inputs besides `head` (labels, loss mask), all [1, n]. */
+  headInputs: string[];
+  /** Vocabulary size (the head's output width), to bound the head's temporaries. */
+  vocab: number;
+  saved: SavedTensor[];
+  /** Backward input: the upstream gradient at the head, batch k. */
+  upstream: string;
+  /** Backward input: int64 [1] holding k. */
+  batch: string;
+  /** wrt tensor -> backward output with its gradient. */
+  gradients: Record<string, string>;
+}
+
+const PASSTHROUGH = new Set(["Identity", "Cast", "Reshape", "Squeeze", "Unsqueeze"]);
+
+/**
+ * The input `h` of the LM head: walking back from `logits` through Identity/Cast/Reshape/Squeeze/Unsqueeze
+ * and bias Adds, the first MatMul or Gemm whose other operand is a 2-D initializer (the head weight).
+ * @throws SplitVjpError when there is none (the head is not a plain projection).
+ */
+export function findLmHeadInput(model: ModelProto, logits = "logits"): string {
+  const graph = model.graph as GraphProto;
+  const inits = new Map((graph.initializer as TensorProto[]).map((t) => [t.name, t]));
+  const producer = new Map<string, NodeProto>();
+  for (const n of graph.node as NodeProto[]) for (const o of n.output) producer.set(o, n);
+  // A weight: an initializer, or computed from initializers only (a tied head's Transpose of the table).
+  const constant = new Set<string>(inits.keys());
+  for (const n of graph.node as NodeProto[])
+    if (n.input.every((x) => !x || constant.has(x))) for (const o of n.output) constant.add(o);
+  const isWeight = (name: string | undefined) =>
+    name !== undefined && constant.has(name) && (!inits.has(name) || inits.get(name)?.dims.length === 2);
+  let t = logits;
+  for (let step = 0; step < 16; step++) {
+    const n = producer.get(t);
+    if (n === undefined) break;
+    const op = n.opType ?? "";
+    if (PASSTHROUGH.has(op)) {
+      t = n.input[0] as string;
+      continue;
+    }
+    if (op === "Add" && n.input.some((x) => constant.has(x))) {
+      t = n.input.find((x) => !constant.has(x)) as string;
+      continue;
+    }
+    if ((op === "MatMul" || op === "Gemm") && isWeight(n.input[1]) && !constant.has(n.input[0] as string))
+      return n.input[0] as string;
+    break;
+  }
+  throw new SplitVjpError(`no LM-head projection (MatMul or Gemm by a weight) produces "${logits}"`);
+}
+
+type Values = Record<string, ort.Tensor>;
+
+/** Run `model` once returning the tensors `names` (graph optimizations off: a probe runs once). */
+async function runFor(model: ModelProto, names: string[], feeds: Values): Promise<Values> {
+  const copy = cloneModel(model);
+  const graph = copy.graph as GraphProto;
+  const inputs = new Set((graph.input as ValueInfoProto[]).map((v) => v.name));
+  const existing = new Set((graph.output as ValueInfoProto[]).map((o) => o.name));
+  const wanted = names.filter((n) => !inputs.has(n));
+  for (const n of wanted) if (!existing.has(n)) graph.output.push(valueInfo(n));
+  const session = await ort.InferenceSession.create(encodeModel(copy), {
+    graphOptimizationLevel: "disabled",
+    logSeverityLevel: 4,
+  });
+  try {
+    const result = await session.run(feeds, wanted);
+    const out: Values = {};
+    for (const n of names) out[n] = inputs.has(n) ? (feeds[n] as ort.Tensor) : (result[n] as ort.Tensor);
+    return out;
+  } finally {
+    await session.release();
+  }
+}
+
+/** `t` repeated `times` along `axis` (as ONNX Tile does). */
+export function tileTensor(t: ort.Tensor, axis: number, times: number): ort.Tensor {
+  const dims = t.dims.slice();
+  const outer = dims.slice(0, axis).reduce((a, b) => a * b, 1);
+  const block = dims.slice(axis).reduce((a, b) => a * b, 1);
+  const src = t.data as ArrayLike<unknown> & { subarray(a: number, b: number): ArrayLike<unknown> };
+  const Ctor = (t.data as object).constructor as new (n: number) => { set(a: ArrayLike<unknown>, o: number): void };
+  const out = new Ctor(outer * block * times);
+  for (let o = 0; o < outer; o++)
+    for (let r = 0; r < times; r++) out.set(src.subarray(o * block, (o + 1) * block), (o * times + r) * block);
+  dims[axis] = (dims[axis] as number) * times;
+  return new ort.Tensor(t.type as "float32", out as unknown as Float32Array, dims);
+}
+
+function sameValues(a: ort.Tensor, b: ort.Tensor): boolean {
+  if (a.type !== b.type || a.dims.length !== b.dims.length || a.dims.some((d, k) => d !== b.dims[k])) return false;
+  const x = a.data as ArrayLike<number | bigint>;
+  const y = b.data as ArrayLike<number | bigint>;
+  if (x.length !== y.length) return false;
+  const floating = a.type === "float32" || a.type === "float64" || a.type === "float16";
+  let scale = 0;
+  if (floating) for (let i = 0; i < x.length; i++) scale = Math.max(scale, Math.abs(x[i] as number));
+  for (let i = 0; i < x.length; i++) {
+    if (floating) {
+      const u = x[i] as number;
+      const v = y[i] as number;
+      if (Number.isNaN(u) !== Number.isNaN(v)) return false;
+      if (!Number.isNaN(u) && Math.abs(u - v) > 1e-4 * (1 + scale)) return false;
+    } else if (x[i] !== y[i]) return false;
+  }
+  return true;
+}
+
+/** How a batch-2 value relates to the batch-1 value: same (`null`), tiled along an axis, or neither. */
+function batchRelation(one: ort.Tensor, two: ort.Tensor): number | null | undefined {
+  if (one.dims.length === two.dims.length && one.dims.every((d, k) => d === two.dims[k]))
+    return sameValues(one, two) ? null : undefined;
+  if (one.dims.length !== two.dims.length) return undefined;
+  const differing = one.dims.map((d, k) => (d === two.dims[k] ? -1 : k)).filter((k) => k >= 0);
+  if (differing.length !== 1) return undefined;
+  const axis = differing[0] as number;
+  if (two.dims[axis] !== 2 * (one.dims[axis] as number)) return undefined;
+  return sameValues(tileTensor(one, axis, 2), two) ? axis : undefined;
+}
+
+/**
+ * Feeds for one example at batch 1 (ids 0, masks 1, floats sin(i + 1); symbolic lengths 4), built from
+ * the model's inputs; every input's axis 0 is its batch axis.
+ */
+export function batchOneFeeds(model: ModelProto, length = 4): Values {
+  const feeds = sampleFeeds(model, length);
+  const out: Values = {};
+  for (const input of model.graph?.input ?? []) {
+    const name = input.name ?? "";
+    const t = feeds[name];
+    if (t === undefined) continue;
+    const { shape } = valueInfoShape(input);
+    if (shape === undefined || shape.length === 0 || typeof shape[0] === "number") {
+      out[name] = t;
+      continue;
+    }
+    const dims = t.dims.slice();
+    const rows = dims[0] as number;
+    dims[0] = 1;
+    const data = t.data as ArrayLike<unknown> & { slice(a: number, b: number): unknown };
+    out[name] = new ort.Tensor(t.type as "float32", data.slice(0, data.length / rows) as Float32Array, dims);
+  }
+  return out;
+}
+
+/**
+ * The LM head alone: the nodes computing `loss` from `head` (plus labels and mask inputs and weights),
+ * differentiated with respect to `head` with seed ones. Checks on the probe that the head acts on each
+ * position alone (row j of the result for a subset of rows equals row j for all rows).
+ */
+async function buildHeadModel(
+  model: ModelProto,
+  head: string,
+  loss: string,
+): Promise<{ model: ModelProto; headGrad: string; headInputs: string[]; vocab: number }> {
+  const graph = model.graph as GraphProto;
+  const producer = new Map<string, NodeProto>();
+  for (const n of graph.node as NodeProto[]) for (const o of n.output) producer.set(o, n);
+  const inits = new Map((graph.initializer as TensorProto[]).map((t) => [t.name, t]));
+  const inputs = new Map((graph.input as ValueInfoProto[]).map((v) => [v.name, v]));
+  const keep = new Set<NodeProto>();
+  const usedInputs = new Set<string>();
+  const usedInits = new Set<string>();
+  const stack = [loss];
+  const seen = new Set<string>();
+  while (stack.length > 0) {
+    const t = stack.pop() as string;
+    if (seen.has(t) || t === head || t === "") continue;
+    seen.add(t);
+    if (inits.has(t)) {
+      usedInits.add(t);
+      continue;
+    }
+    if (inputs.has(t)) {
+      usedInputs.add(t);
+      continue;
+    }
+    const n = producer.get(t);
+    if (n === undefined) throw new SplitVjpError(`"${t}" has no producer`);
+    keep.add(n);
+    stack.push(...n.input);
+  }
+  // The head's widest product output (the logits) sets how many positions one head run may take.
+  const products = (graph.node as NodeProto[])
+    .filter((n) => keep.has(n) && (n.opType === "MatMul" || n.opType === "Gemm"))
+    .map((n) => n.output[0] as string);
+  const probe = await runFor(model, [head, ...products], batchOneFeeds(model));
+  const vocab = Math.max(1, ...products.map((p) => (probe[p]?.dims.at(-1) as number | undefined) ?? 1));
+  const h = probe[head] as ort.Tensor;
+  const headInputs = [...usedInputs];
+  for (const name of headInputs) {
+    const shape = valueInfoShape(inputs.get(name) as ValueInfoProto).shape ?? [];
+    if (shape.length !== 2)
+      throw new SplitVjpError(`the LM head's loss reads "${name}", which is not a per-position [batch, seq] input`);
+  }
+  const sub = onnx.ModelProto.create({
+    irVersion: model.irVersion,
+    opsetImport: model.opsetImport,
+    producerName: "npov split-vjp head",
+    graph: {
+      name: "lm_head",
+      node: (graph.node as NodeProto[]).filter((n) => keep.has(n)),
+      initializer: [...usedInits].map((n) => inits.get(n) as TensorProto),
+      input: [
+        valueInfo(
+          head,
+          ONNX_TYPE[h.type] ?? DataType.FLOAT,
+          h.dims.map((_, k) => (k === h.dims.length - 1 ? (h.dims[k] as number) : `head_d${k}`)),
+        ),
+        ...headInputs.map((n) => inputs.get(n) as ValueInfoProto),
+      ],
+      output: (graph.output as ValueInfoProto[]).filter((o) => o.name === loss),
+    },
+  });
+  const differentiated = await buildGradientGraph(sub, { of: loss, wrt: [head], seed: "ones" });
+  const headGrad = differentiated.gradients[head] as string;
+  const dGraph = differentiated.model.graph as GraphProto;
+  dGraph.output = (dGraph.output as ValueInfoProto[]).filter((o) => o.name === headGrad);
+  pruneDeadNodes(dGraph);
+  // Position-wise check on the probe: rows {1, 3} alone give rows 1 and 3 of the all-rows result.
+  const feeds = (rows: number[]): Values => {
+    const width = h.dims[2] as number;
+    const data = h.data as Float32Array | Float64Array;
+    const picked = new (data.constructor as new (n: number) => Float32Array)(rows.length * width);
+    rows.forEach((r, j) => {
+      picked.set(data.subarray(r * width, (r + 1) * width), j * width);
+    });
+    const out: Values = { [head]: new ort.Tensor(h.type as "float32", picked, [1, rows.length, width]) };
+    const one = batchOneFeeds(model);
+    for (const name of headInputs) {
+      const t = one[name] as ort.Tensor;
+      const src = t.data as Float32Array;
+      const vals = new (src.constructor as new (n: number) => Float32Array)(rows.length);
+      rows.forEach((r, j) => {
+        vals[j] = src[r] as number;
+      });
+      out[name] = new ort.Tensor(t.type as "float32", vals, [1, rows.length]);
+    }
+    return out;
+  };
+  if (h.dims.length !== 3 || h.dims[0] !== 1 || (h.dims[1] as number) < 4)
+    throw new SplitVjpError(`the LM head's input "${head}" has dims ${h.dims.join("x")}, not [batch, seq, hidden]`);
+  const all = (await runFor(differentiated.model, [headGrad], feeds([0, 1, 2, 3])))[headGrad] as ort.Tensor;
+  const part = (await runFor(differentiated.model, [headGrad], feeds([1, 3])))[headGrad] as ort.Tensor;
+  const width = h.dims[2] as number;
+  const rowsOf = (t: ort.Tensor, rows: number[]) => {
+    const d = t.data as Float32Array | Float64Array;
+    const out = new (d.constructor as new (n: number) => Float32Array)(rows.length * width);
+    rows.forEach((r, j) => {
+      out.set(d.subarray(r * width, (r + 1) * width), j * width);
+    });
+    return new ort.Tensor(t.type as "float32", out, [1, rows.length, width]);
+  };
+  if (!sameValues(rowsOf(all, [1, 3]), part))
+    throw new SplitVjpError(`the LM head does not act on each position alone (its loss mixes positions)`);
+  return { model: differentiated.model, headGrad, headInputs, vocab };
+}
+
+/** Elementwise ops (and Constant) whose outputs the backward may recompute instead of storing. */
+const ELEMENTWISE = new Set([
+  "Add",
+  "Sub",
+  "Mul",
+  "Div",
+  "Pow",
+  "Neg",
+  "Tanh",
+  "Sigmoid",
+  "Erf",
+  "Exp",
+  "Log",
+  "Sqrt",
+  "Reciprocal",
+  "Relu",
+  "Cast",
+  "Identity",
+  "Constant",
+]);
+const REMAT_DEPTH = 8;
+
+/**
+ * Which of the tensors the backward reads can be recomputed from the others: a tensor produced by a
+ * chain of at most {@link REMAT_DEPTH} elementwise ops whose leaves are constants or other stored tensors
+ * (decomposed GELU and SiLU store 3-4 same-sized tensors per layer that are functions of one of them).
+ * Returns tensor -> the forward nodes computing it (in forward order), for tensors worth recomputing.
+ */
+function planRemat(
+  model: ModelProto,
+  candidates: readonly string[],
+  never: ReadonlySet<string>,
+): Map<string, NodeProto[]> {
+  const graph = model.graph as GraphProto;
+  const nodes = graph.node as NodeProto[];
+  const producer = new Map<string, NodeProto>();
+  const order = new Map<NodeProto, number>();
+  nodes.forEach((n, i) => {
+    order.set(n, i);
+    for (const o of n.output) producer.set(o, n);
+  });
+  const inits = new Set((graph.initializer as TensorProto[]).map((t) => t.name));
+  const constant = new Set<string>(inits);
+  for (const n of nodes) if (n.input.every((x) => !x || constant.has(x))) for (const o of n.output) constant.add(o);
+  const kept = new Set(candidates.filter((c) => never.has(c)));
+  const plan = new Map<string, NodeProto[]>();
+  // chainOf: the nodes computing t from kept tensors and constants, or undefined.
+  const chainOf = (t: string, depth: number, into: Set<NodeProto>): boolean => {
+    if (!t || inits.has(t) || kept.has(t)) return true;
+    if (never.has(t) || depth > REMAT_DEPTH) return false;
+    const p = producer.get(t);
+    if (p === undefined || !ELEMENTWISE.has(p.opType ?? "") || p.output.length !== 1) return false;
+    if (constant.has(t) && p.opType !== "Constant" && p.input.some((x) => x && !inits.has(x) && !constant.has(x)))
+      return false;
+    for (const x of p.input) if (!chainOf(x, depth + 1, into)) return false;
+    into.add(p);
+    return true;
+  };
+  // In forward order: a candidate is recomputed if an elementwise chain computes it from constants and
+  // tensors stored so far (earlier candidates that could not be recomputed); otherwise it is stored.
+  const byOrder = candidates
+    .filter((c) => !kept.has(c))
+    .sort((a, b) => (order.get(producer.get(a) as NodeProto) ?? -1) - (order.get(producer.get(b) as NodeProto) ?? -1));
+  for (const c of byOrder) {
+    const p = producer.get(c);
+    const into = new Set<NodeProto>();
+    if (p !== undefined && ELEMENTWISE.has(p.opType ?? "") && p.input.every((x) => chainOf(x, 1, into))) {
+      into.add(p);
+      plan.set(
+        c,
+        [...into].sort((x, y) => (order.get(x) as number) - (order.get(y) as number)),
+      );
+    } else kept.add(c);
+  }
+  return plan;
+}
+
+/**
+ * Build the forward and backward graphs of a split VJP of `loss` (a per-position loss) with respect to
+ * `wrt`, for a model whose inputs all have batch axis 0 (see the module comment).
+ * @throws SplitVjpError when the head or an activation does not fit the scheme.
+ */
+export async function buildSplitVjp(model: ModelProto, options: SplitVjpOptions): Promise<SplitVjp> {
+  const loss = options.loss ?? "token_loss";
+  const head = options.head ?? findLmHeadInput(model, options.logits ?? "logits");
+  const { model: headModel, headGrad, headInputs, vocab } = await buildHeadModel(model, head, loss);
+  const body = await buildGradientGraph(model, { of: head, wrt: options.wrt, seed: "input" });
+  const upstream = body.upstream[head] as string;
+  const baseGraph = model.graph as GraphProto;
+  const bodyGraph = body.model.graph as GraphProto;
+  const nForward = baseGraph.node.length;
+  const nInit = baseGraph.initializer.length;
+  const backwardNodes = (bodyGraph.node as NodeProto[]).slice(nForward);
+  const backwardInits = (bodyGraph.initializer as TensorProto[]).slice(nInit);
+  const forwardInits = new Map((baseGraph.initializer as TensorProto[]).map((t) => [t.name, t]));
+  const forwardInputs = new Set((baseGraph.input as ValueInfoProto[]).map((v) => v.name));
+
+  // What the backward reads from the forward: initializers (copied), and tensors (saved).
+  const local = new Set<string>([upstream, ...backwardInits.map((t) => t.name)]);
+  for (const n of backwardNodes) for (const o of n.output) local.add(o);
+  const usedInits = new Set<string>();
+  const consumers = new Map<string, NodeProto[]>();
+  for (const n of backwardNodes)
+    for (const x of n.input) {
+      if (!x || local.has(x)) continue;
+      if (forwardInits.has(x)) {
+        usedInits.add(x);
+        continue;
+      }
+      const list = consumers.get(x) ?? [];
+      list.push(n);
+      consumers.set(x, list);
+    }
+  const shapeOnly = (n: NodeProto) => (n.opType === "Shape" && (n.attribute ?? []).length === 0) || n.opType === "Size";
+  const referenced = [...consumers.keys()];
+
+  // Probe: batch 1 vs batch 2 (batch-1 rows twice).
+  const one = batchOneFeeds(model);
+  const two: Values = {};
+  for (const [name, t] of Object.entries(one)) {
+    const input = (baseGraph.input as ValueInfoProto[]).find((v) => v.name === name);
+    const batchDim = input ? valueInfoShape(input).shape?.[0] : undefined;
+    two[name] = typeof batchDim === "number" ? t : tileTensor(t, 0, 2);
+  }
+  const probeNames = [...referenced, head];
+  const dimNames = (name: string, rank: number) => Array.from({ length: rank }, (_, k) => `${name}_d${k}`);
+  const v1 = await runFor(model, probeNames, one);
+  const v2 = await runFor(model, probeNames, two);
+  const relation = new Map<string, number | null>();
+  for (const name of probeNames) {
+    const a = v1[name];
+    const b = v2[name];
+    if (a === undefined || b === undefined) throw new SplitVjpError(`the forward pass does not compute "${name}"`);
+    const r = batchRelation(a, b);
+    if (r === undefined)
+      throw new SplitVjpError(
+        `the backward reads "${name}" (dims ${a.dims.join("x")} at batch 1, ${b.dims.join("x")} at batch 2), which is neither the same for every batch nor the batch-1 value repeated along one axis`,
+      );
+    relation.set(name, r);
+  }
+  const headAxis = relation.get(head);
+  const headDims = v1[head]?.dims ?? [];
+  if (headAxis !== 0 || headDims.length < 2 || headDims[0] !== 1)
+    throw new SplitVjpError(`the LM head's input "${head}" (dims ${headDims.join("x")}) must have batch axis 0`);
+
+  // Forward graph: the body, with the head input and the saved tensors as outputs.
+  const forward = cloneModel(model);
+  const fGraph = forward.graph as GraphProto;
+  const elemOf = (name: string) => {
+    const t = v1[name] as ort.Tensor;
+    return ONNX_TYPE[t.type] ?? DataType.FLOAT;
+  };
+  const fOutputs: ValueInfoProto[] = [valueInfo(head, elemOf(head), dimNames(head, headDims.length))];
+  const saved: SavedTensor[] = [];
+  const bInputs: ValueInfoProto[] = [];
+  const bNodes: NodeProto[] = [];
+  const bInits: TensorProto[] = [...backwardInits, ...[...usedInits].map((n) => forwardInits.get(n) as TensorProto)];
+  const batch = "split/batch";
+  const repeats = new Map<string, string>();
+  const repeatsFor = (rank: number, axis: number): string => {
+    const key = `${rank}:${axis}`;
+    let name = repeats.get(key);
+    if (name === undefined) {
+      name = `split/repeats_${rank}_${axis}`;
+      const before = `split/ones_${axis}`;
+      const after = `split/ones_${rank - axis - 1}`;
+      for (const [n, len] of [
+        [before, axis],
+        [after, rank - axis - 1],
+      ] as const)
+        if (!bInits.some((t) => t.name === n)) bInits.push(makeTensor(n, new BigInt64Array(len).fill(1n), [len]));
+      bNodes.push(
+        onnx.NodeProto.create({
+          opType: "Concat",
+          input: [before, batch, after],
+          output: [name],
+          name: `${name}/node`,
+          attribute: [{ name: "axis", type: onnx.AttributeProto.AttributeType.INT, i: 0 }],
+        }),
+      );
+      repeats.set(key, name);
+    }
+    return name;
+  };
+  // Scheduling: onnxruntime may run a Tile as soon as its input exists (at the start of the backward), which
+  // would keep every tiled activation alive at once (peak ~3x the stored activations per seed). Each
+  // Tile's repeats therefore depend on the newest gradient tensor before its first reader (k + 0 * its
+  // first dim), so the Tile runs when the backward reaches that layer and its copy dies soon after.
+  const newestGradient = new Map<NodeProto, string>();
+  {
+    const flowing = new Set<string>([upstream]);
+    let newest = upstream;
+    for (const n of backwardNodes) {
+      newestGradient.set(n, newest);
+      if (n.input.some((x) => flowing.has(x))) {
+        for (const o of n.output) if (o) flowing.add(o);
+        if (n.output[0]) newest = n.output[0];
+      }
+    }
+  }
+  if (!bInits.some((t) => t.name === "split/zero_1d"))
+    bInits.push(makeTensor("split/zero_1d", BigInt64Array.of(0n), [1]));
+  if (!bInits.some((t) => t.name === "split/one_1d"))
+    bInits.push(makeTensor("split/one_1d", BigInt64Array.of(1n), [1]));
+  const timed = new Map<string, string>();
+  /** Repeats for a Tile placed before `reader`: the batch size, made to depend on the newest gradient. */
+  const timedRepeats = (rank: number, axis: number, reader: NodeProto, into: NodeProto[]): string => {
+    const grad = newestGradient.get(reader) ?? upstream;
+    const key = `${grad}|${rank}:${axis}`;
+    let name = timed.get(key);
+    if (name !== undefined) return name;
+    const prefix = `split/timed_${timed.size}`;
+    const op = (opType: string, input: string[], output: string) =>
+      into.push(onnx.NodeProto.create({ opType, input, output: [output], name: `${output}/node` }));
+    op("Shape", [grad], `${prefix}/shape`);
+    op("Slice", [`${prefix}/shape`, "split/zero_1d", "split/one_1d"], `${prefix}/first`);
+    op("Mul", [`${prefix}/first`, "split/zero_1d"], `${prefix}/zero`);
+    op("Add", [repeatsFor(rank, axis), `${prefix}/zero`], `${prefix}/repeats`);
+    name = `${prefix}/repeats`;
+    timed.set(key, name);
+    return name;
+  };
+  const remat = planRemat(
+    model,
+    referenced.filter((n) => !(consumers.get(n) as NodeProto[]).every(shapeOnly)),
+    new Set([head, ...forwardInputs]),
+  );
+  const bInitNames = new Set(bInits.map((t) => t.name));
+  const emitted = new Set<NodeProto>();
+  const fNodes = fGraph.node as NodeProto[];
+  // Rewiring of the backward's reads, and nodes to place before the first reader.
+  const rename = new Map<string, string>();
+  const before = new Map<NodeProto, NodeProto[]>();
+  const replaced = new Map<NodeProto, NodeProto>();
+  let shapeCount = 0;
+  for (const name of referenced) {
+    const readers = consumers.get(name) as NodeProto[];
+    const axis = relation.get(name) ?? undefined;
+    const rank = (v1[name] as ort.Tensor).dims.length;
+    if (readers.every(shapeOnly)) {
+      // Only its shape is read: store the batch-1 shape, scale the batch axis by k.
+      const shapeName = `split/shape_${shapeCount++}`;
+      fNodes.push(
+        onnx.NodeProto.create({ opType: "Shape", input: [name], output: [shapeName], name: `${shapeName}/node` }),
+      );
+      fOutputs.push(valueInfo(shapeName, DataType.INT64, [rank]));
+      saved.push({ name: shapeName, source: "output", tileAxis: undefined });
+      bInputs.push(valueInfo(shapeName, DataType.INT64, [rank]));
+      let shapeK = shapeName;
+      const prelude: NodeProto[] = [];
+      if (axis !== undefined) {
+        shapeK = `${shapeName}/k`;
+        prelude.push(
+          onnx.NodeProto.create({
+            opType: "Mul",
+            input: [shapeName, repeatsFor(rank, axis)],
+            output: [shapeK],
+            name: `${shapeK}/node`,
+          }),
+        );
+      }
+      for (const r of readers) {
+        const node =
+          r.opType === "Shape"
+            ? onnx.NodeProto.create({ opType: "Identity", input: [shapeK], output: r.output, name: r.name })
+            : onnx.NodeProto.create({
+                opType: "ReduceProd",
+                input: [shapeK],
+                output: r.output,
+                name: r.name,
+                attribute: [{ name: "keepdims", type: onnx.AttributeProto.AttributeType.INT, i: 0 }],
+              });
+        replaced.set(r, node);
+      }
+      before.set(readers[0] as NodeProto, [...(before.get(readers[0] as NodeProto) ?? []), ...prelude]);
+      continue;
+    }
+    const chain = remat.get(name);
+    if (chain !== undefined) {
+      // Recomputed in the backward (at batch 1) from stored tensors instead of stored.
+      const reader = readers[0] as NodeProto;
+      const prelude = before.get(reader) ?? [];
+      for (const n of chain) {
+        if (emitted.has(n)) continue;
+        emitted.add(n);
+        prelude.push(
+          onnx.NodeProto.create({
+            ...n,
+            name: `split/remat/${n.name}`,
+            input: n.input.slice(),
+            output: n.output.slice(),
+          }),
+        );
+        for (const x of n.input)
+          if (x && forwardInits.has(x) && !bInitNames.has(x)) {
+            bInits.push(forwardInits.get(x) as TensorProto);
+            bInitNames.add(x);
+          }
+      }
+      before.set(reader, prelude);
+    }
+    const isInput = forwardInputs.has(name);
+    if (chain === undefined)
+      saved.push(
+        isInput ? { name, source: "input", input: name, tileAxis: axis } : { name, source: "output", tileAxis: axis },
+      );
+    if (!isInput && chain === undefined) fOutputs.push(valueInfo(name, elemOf(name), dimNames(name, rank)));
+    if (chain === undefined) bInputs.push(valueInfo(name, elemOf(name), dimNames(name, rank)));
+    if (axis !== undefined) {
+      const tiled = `${name}/tiled`;
+      rename.set(name, tiled);
+      const reader = readers[0] as NodeProto;
+      const prelude = before.get(reader) ?? [];
+      const tile = onnx.NodeProto.create({
+        opType: "Tile",
+        input: [name, timedRepeats(rank, axis, reader, prelude)],
+        output: [tiled],
+        name: `${tiled}/node`,
+      });
+      prelude.push(tile);
+      before.set(reader, prelude);
+    }
+  }
+  fGraph.output = fOutputs;
+  pruneDeadNodes(fGraph);
+
+  // Backward graph: the body's backward nodes, Tiles before first reads, shapes from the saved shapes.
+  const ordered: NodeProto[] = [...bNodes];
+  for (const n of backwardNodes) {
+    ordered.push(...(before.get(n) ?? []));
+    const node = replaced.get(n) ?? n;
+    node.input = node.input.map((x) => rename.get(x) ?? x);
+    ordered.push(node);
+  }
+  const gradientOutputs = (bodyGraph.output as ValueInfoProto[]).filter((o) =>
+    Object.values(body.gradients).includes(o.name),
+  );
+  const upstreamInfo = (bodyGraph.input as ValueInfoProto[]).find((v) => v.name === upstream) as ValueInfoProto;
+  const bGraph = onnx.GraphProto.create({
+    name: "split_backward",
+    node: ordered,
+    initializer: bInits,
+    input: [...bInputs, upstreamInfo, valueInfo(batch, DataType.INT64, [1])],
+    output: gradientOutputs,
+  });
+  pruneDeadNodes(bGraph as GraphProto);
+  const backward = onnx.ModelProto.create({
+    irVersion: model.irVersion,
+    opsetImport: model.opsetImport,
+    producerName: "npov split-vjp",
+    graph: bGraph,
+  });
+  // Saved tensors the pruned backward no longer reads are dropped (pruneDeadNodes removed their inputs).
+  const kept = new Set((bGraph.input as ValueInfoProto[]).map((v) => v.name));
+  // Saved tensors that are forward inputs must not be forward outputs too; the head input may be saved.
+  fGraph.output = (fGraph.output as ValueInfoProto[]).filter(
+    (o, i, all) => all.findIndex((x) => x.name === o.name) === i,
+  );
+  return {
+    forward,
+    headModel,
+    backward,
+    head,
+    headGrad,
+    headInputs,
+    vocab,
+    saved: saved.filter((s) => kept.has(s.name)),
+    upstream,
+    batch,
+    gradients: body.gradients,
+  };
+}
+
+const ONNX_TYPE: Record<string, number> = {
+  float32: DataType.FLOAT,
+  float64: DataType.DOUBLE,
+  float16: DataType.FLOAT16,
+  int64: DataType.INT64,
+  int32: DataType.INT32,
+  int8: DataType.INT8,
+  uint8: DataType.UINT8,
+  bool: DataType.BOOL,
+};
+
+/** The saved activations of one forward pass, and the head gradients of its seed positions. */
+export interface SplitForwardRun {
+  /** The head input at batch 1 ([1, s, d]). */
+  head: ort.Tensor;
+  /** Seed position -> d loss_p / d h_p (one row of width d). */
+  seeds: Map<number, Float32Array | Float64Array>;
+  /** Backward input name -> value. */
+  saved: Values;
+  /** Bytes of all saved activations. */
+  bytes: number;
+  /** Bytes of the saved activations the backward repeats per seed (k seeds: k times this), for choosing k. */
+  tiledBytes: number;
+}
+
+/** Byte budget of the head's [n, vocab] temporaries per head run (positions are processed in chunks). */
+const HEAD_MEMORY = 32 * 1024 * 1024;
+
+/** A split VJP loaded in three onnxruntime sessions (forward, LM head, backward). */
+export class SplitVjpSession {
+  private constructor(
+    readonly split: SplitVjp,
+    private readonly forwardSession: ort.InferenceSession,
+    private readonly headSession: ort.InferenceSession,
+    private readonly backwardSession: ort.InferenceSession,
+  ) {}
+
+  static async create(
+    split: SplitVjp,
+    sessionOptions: ort.InferenceSession.SessionOptions = {},
+  ): Promise<SplitVjpSession> {
+    const made: ort.InferenceSession[] = [];
+    try {
+      for (const m of [split.forward, split.headModel, split.backward])
+        made.push(await ort.InferenceSession.create(encodeModel(m), sessionOptions));
+    } catch (error) {
+      for (const s of made) await s.release();
+      throw error;
+    }
+    return new SplitVjpSession(
+      split,
+      made[0] as ort.InferenceSession,
+      made[1] as ort.InferenceSession,
+      made[2] as ort.InferenceSession,
+    );
+  }
+
+  /**
+   * One forward pass at batch 1, then the head gradients of the seed `positions` (the loss at position p
+   * reads `feeds[labels][p]` and the mask's value at p; the head runs on those rows only, in chunks).
+   */
+  async forward(feeds: Values, positions: readonly number[]): Promise<SplitForwardRun> {
+    const outputs = this.split.saved.filter((s) => s.source === "output").map((s) => s.name);
+    const want = [...new Set([this.split.head, ...outputs])];
+    const own: Values = {};
+    for (const name of this.forwardSession.inputNames) {
+      const t = feeds[name];
+      if (t === undefined) throw new RangeError(`missing forward input "${name}"`);
+      own[name] = t;
+    }
+    const r = await this.forwardSession.run(own, want);
+    const saved: Values = {};
+    let bytes = 0;
+    let tiledBytes = 0;
+    for (const s of this.split.saved) {
+      const t = s.source === "input" ? feeds[s.input as string] : r[s.name];
+      if (t === undefined) throw new SplitVjpError(`missing saved tensor "${s.name}"`);
+      saved[s.name] = t;
+      const size = (t.data as ArrayBufferView).byteLength;
+      bytes += size;
+      if (s.tileAxis !== undefined) tiledBytes += size;
+    }
+    const head = r[this.split.head] as ort.Tensor;
+    const width = head.dims[2] as number;
+    const rows = head.dims[1] as number;
+    const h = head.data as Float32Array | Float64Array;
+    const seeds = new Map<number, Float32Array | Float64Array>();
+    const unique = [...new Set(positions)];
+    for (const p of unique)
+      if (!Number.isInteger(p) || p < 0 || p >= rows)
+        throw new RangeError(`seed position ${p} is outside the head's ${rows} rows`);
+    const chunk = Math.max(1, Math.floor(HEAD_MEMORY / (4 * h.BYTES_PER_ELEMENT * Math.max(1, this.split.vocab))));
+    for (let c0 = 0; c0 < unique.length; c0 += chunk) {
+      const part = unique.slice(c0, c0 + chunk);
+      const picked = new (h.constructor as new (n: number) => Float32Array)(part.length * width);
+      part.forEach((p, j) => {
+        picked.set(h.subarray(p * width, (p + 1) * width), j * width);
+      });
+      const headFeeds: Values = {
+        [this.split.head]: new ort.Tensor(head.type as "float32", picked, [1, part.length, width]),
+      };
+      for (const name of this.split.headInputs) {
+        const t = feeds[name];
+        if (t === undefined) throw new RangeError(`missing head input "${name}"`);
+        const src = t.data as Float32Array | Float64Array | BigInt64Array;
+        const vals = new (src.constructor as new (n: number) => Float32Array)(part.length);
+        part.forEach((p, j) => {
+          (vals as unknown as Array<number | bigint>)[j] = src[p] as number | bigint;
+        });
+        headFeeds[name] = new ort.Tensor(t.type as "float32", vals, [1, part.length]);
+      }
+      const g = (await this.headSession.run(headFeeds, [this.split.headGrad]))[this.split.headGrad] as ort.Tensor;
+      const gd = g.data as Float32Array | Float64Array;
+      part.forEach((p, j) => {
+        seeds.set(p, gd.slice(j * width, (j + 1) * width));
+      });
+    }
+    return { head, seeds, saved, bytes, tiledBytes };
+  }
+
+  /**
+   * Batched backward over `positions.length` seeds: seed b is d loss_p / d head with p = positions[b]
+   * (each p must have been a seed position of `run`). Returns wrt -> gradient [k, ...].
+   */
+  async backward(run: SplitForwardRun, positions: readonly number[]): Promise<Values> {
+    const dims = run.head.dims;
+    const width = dims[2] as number;
+    const block = (dims[1] as number) * width;
+    const k = positions.length;
+    const up = run.head.type === "float64" ? new Float64Array(k * block) : new Float32Array(k * block);
+    positions.forEach((p, b) => {
+      const row = run.seeds.get(p);
+      if (row === undefined) throw new RangeError(`position ${p} was not a seed position of the forward run`);
+      up.set(row, b * block + p * width);
+    });
+    const feeds: Values = {
+      ...run.saved,
+      [this.split.upstream]: new ort.Tensor(run.head.type as "float32", up as Float32Array, [
+        k,
+        dims[1] as number,
+        width,
+      ]),
+      [this.split.batch]: new ort.Tensor("int64", BigInt64Array.of(BigInt(k)), [1]),
+    };
+    const names = Object.entries(this.split.gradients);
+    const r = await this.backwardSession.run(
+      feeds,
+      names.map(([, o]) => o),
+    );
+    const out: Values = {};
+    for (const [wrt, o] of names) out[wrt] = r[o] as ort.Tensor;
+    return out;
+  }
+
+  async release(): Promise<void> {
+    await this.forwardSession.release();
+    await this.headSession.release();
+    await this.backwardSession.release();
+  }
+}

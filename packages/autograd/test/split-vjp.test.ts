@@ -1,0 +1,159 @@
+// Split VJPs (one batch-1 forward, batched backward from the stored activations) against the recompute
+// path (forward + backward at batch k in one graph) and central finite differences, float64.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  appendTokenLoss,
+  batchOneFeeds,
+  buildSplitVjp,
+  DataType,
+  embeddingGraph,
+  encodeModel,
+  findLmHeadInput,
+  GradientSession,
+  loadPretrained,
+  type ModelProto,
+  makeTensor,
+  SplitVjpError,
+  SplitVjpSession,
+  tileTensor,
+  writeTestModel,
+} from "@npov/autograd";
+import { createRng } from "@npov/core";
+import * as ort from "onnxruntime-node";
+import { describe, expect, it } from "vitest";
+import { i64, tinyModel } from "./helpers.js";
+
+const root = mkdtempSync(join(tmpdir(), "npov-split-"));
+
+/** The example's feeds at batch 1 with random embeddings (seeded), ids 3.., labels shifted. */
+function exampleFeeds(model: ModelProto, length: number, seed: number): Record<string, ort.Tensor> {
+  const feeds = batchOneFeeds(model, length);
+  const rng = createRng(seed);
+  for (const [name, t] of Object.entries(feeds)) {
+    if (name.endsWith("inputs_embeds")) {
+      const data = Float64Array.from(t.data as Float64Array, () => rng.next() * 2 - 1);
+      feeds[name] = new ort.Tensor("float64", data, t.dims);
+    } else if (name === "labels" || name.endsWith("input_ids")) {
+      const data = BigInt64Array.from({ length: t.dims.reduce((a, b) => a * b, 1) }, (_, i) =>
+        BigInt(3 + ((i * 5) % 7)),
+      );
+      feeds[name] = new ort.Tensor("int64", data, t.dims);
+    }
+  }
+  return feeds;
+}
+
+describe("split VJP equals the recompute VJP and central differences (float64)", () => {
+  for (const arch of ["gpt2", "llama", "t5"] as const) {
+    it(arch, async () => {
+      const dir = join(root, arch);
+      writeTestModel(dir, arch, { seed: 4 });
+      const files = await loadPretrained(dir);
+      const graph = await embeddingGraph(files, { decoderEmbeds: true, precision: "float64" });
+      const wrt = files.encoderDecoder ? ["inputs_embeds", "decoder_inputs_embeds"] : ["inputs_embeds"];
+      const split = await buildSplitVjp(graph.model, { wrt });
+      // The head is the LM head's input: a [1, s, d] activation, not the logits.
+      expect(split.head).toBe(findLmHeadInput(graph.model));
+      expect(split.saved.some((s) => s.tileAxis === 0)).toBe(true);
+      const options = { graphOptimizationLevel: "basic" as const, logSeverityLevel: 4 as const };
+      const session = await SplitVjpSession.create(split, options);
+      const feeds = exampleFeeds(graph.model, 5, 7);
+      const lossLength = (feeds.labels as ort.Tensor).dims[1] as number;
+      const positions = [4, 0, 2];
+      const run = await session.forward(feeds, positions);
+      const grads = await session.backward(run, positions);
+
+      // Recompute path: forward + backward at batch 3 over the tiled example, one-hot upstream per row.
+      const reference = await GradientSession.create(graph.model, {
+        of: "token_loss",
+        wrt,
+        seed: "input",
+        sessionOptions: options,
+      });
+      const tiled = Object.fromEntries(Object.entries(feeds).map(([n, t]) => [n, tileTensor(t, 0, positions.length)]));
+      const upstream = new Float64Array(positions.length * lossLength);
+      positions.forEach((p, b) => {
+        upstream[b * lossLength + p] = 1;
+      });
+      const r = await reference.run(tiled, {
+        upstream: { token_loss: new ort.Tensor("float64", upstream, [positions.length, lossLength]) },
+        outputs: [],
+      });
+      for (const w of wrt) {
+        const a = grads[w]?.data as Float64Array;
+        const b = r.gradients[w]?.data as Float64Array;
+        expect(grads[w]?.dims).toEqual(r.gradients[w]?.dims);
+        const scale = Math.max(...Array.from(b, Math.abs));
+        expect(scale).toBeGreaterThan(1e-6);
+        for (let i = 0; i < b.length; i++)
+          expect(Math.abs((a[i] as number) - (b[i] as number))).toBeLessThan(1e-12 * scale + 1e-15);
+      }
+
+      // Central differences of loss_p w.r.t. three entries of inputs_embeds, seed b = 1 (position 0).
+      const forwardOnly = await ort.InferenceSession.create(encodeModel(graph.model), options);
+      const base = feeds.inputs_embeds as ort.Tensor;
+      const lossAt = async (index: number, delta: number) => {
+        const data = Float64Array.from(base.data as Float64Array);
+        data[index] = (data[index] as number) + delta;
+        const out = await forwardOnly.run({ ...feeds, inputs_embeds: new ort.Tensor("float64", data, base.dims) }, [
+          "token_loss",
+        ]);
+        return (out.token_loss as ort.Tensor).data[positions[1] as number] as number;
+      };
+      const g = grads.inputs_embeds?.data as Float64Array;
+      const perSeed = g.length / positions.length;
+      for (const index of [0, 7, perSeed - 1]) {
+        const h = 1e-6;
+        const numeric = ((await lossAt(index, h)) - (await lossAt(index, -h))) / (2 * h);
+        expect(Math.abs((g[perSeed + index] as number) - numeric)).toBeLessThan(1e-7 * Math.max(1, Math.abs(numeric)));
+      }
+      await session.release();
+      await reference.release();
+      await forwardOnly.release();
+    }, 60_000);
+  }
+});
+
+/**
+ * inputs_embeds [b, s, 2] -> Slice(x, 0, Shape(x)) -> MatMul(W) -> logits, with the token loss: the Slice's
+ * `ends` input holds the batch size, and the Slice's gradient reads it, so the backward cannot run at
+ * batch k from batch-1 values.
+ */
+function batchBakedModel(): Promise<ModelProto> {
+  const rng = createRng(3);
+  const w = Float64Array.from({ length: 2 * 5 }, () => rng.next() - 0.5);
+  return appendTokenLoss(
+    tinyModel({
+      inputs: [{ name: "inputs_embeds", dims: ["b", "s", 2] }],
+      nodes: [
+        ["Shape", ["inputs_embeds"], ["shape"]],
+        ["Slice", ["inputs_embeds", "starts", "shape"], ["sliced"]],
+        ["MatMul", ["sliced", "W"], ["logits"]],
+      ],
+      outputs: ["logits"],
+      initializers: [i64("starts", [0, 0, 0]), makeTensor("W", w, [2, 5], DataType.DOUBLE)],
+    }),
+  );
+}
+
+describe("graphs the split cannot handle are refused with a typed reason", () => {
+  it("a backward that reads a batch-sized tensor", async () => {
+    const model = await batchBakedModel();
+    expect(findLmHeadInput(model)).toBe("sliced");
+    const error = await buildSplitVjp(model, { wrt: ["inputs_embeds"] }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SplitVjpError);
+    expect((error as SplitVjpError).code).toBe("SPLIT_VJP");
+    expect((error as SplitVjpError).reason).toMatch(/neither the same for every batch nor the batch-1 value repeated/);
+  });
+
+  it("logits that no weight projection produces", async () => {
+    const model = tinyModel({
+      inputs: [{ name: "inputs_embeds", dims: ["b", "s", 5] }],
+      nodes: [["Tanh", ["inputs_embeds"], ["logits"]]],
+      outputs: ["logits"],
+    });
+    expect(() => findLmHeadInput(model)).toThrow(SplitVjpError);
+  });
+});

@@ -1,0 +1,91 @@
+/**
+ * `npov train-support` and `npov support-report` through the built binary: retraining is bit-identical, the
+ * stored combiner is the one the detector reads, and the report's cells are the ROC AUCs the library gives.
+ */
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { readExamples, rocAuc } from "@npov/core";
+import { COVERAGE_FEATURES, HALLUCINATION_FEATURES, loadSupportCombiner, supportErrorDetector } from "@npov/rouge";
+import { describe, expect, it } from "vitest";
+import { npov, REPO } from "./helpers.js";
+
+describe("npov train-support and support-report", () => {
+  it("trains the combiner bit-identically from a seed, with template examples for the coverage model only", () => {
+    const dir = mkdtempSync(join(tmpdir(), "npov-train-support-"));
+    const outputs = ["a", "b"].map((name) => {
+      const out = join(dir, name);
+      const r = npov(
+        "train-support",
+        "--kb",
+        "fixtures",
+        "--out",
+        out,
+        "--per-topic",
+        "1",
+        "--coverage-template-per-topic",
+        "1",
+        "--seed",
+        "3",
+      );
+      expect(r.stderr).toBe("");
+      expect(r.status).toBe(0);
+      expect(r.stdout).toMatch(
+        /trained the support combiner on \d+ chatbot-style \(\+ \d+ template-style for coverage\)/,
+      );
+      return out;
+    });
+    // The same weights to the bit; only the recorded command differs (it names the output folder).
+    const [combiner, again] = outputs.map((out) => loadSupportCombiner(join(out as string, "combiner.json")));
+    if (combiner === undefined || again === undefined) throw new Error("no combiner");
+    expect(again.coverage).toEqual(combiner.coverage);
+    expect(again.hallucination).toEqual(combiner.hallucination);
+    expect({ ...again.meta, command: "" }).toEqual({ ...combiner.meta, command: "" });
+    expect(combiner.coverage.features).toEqual(COVERAGE_FEATURES);
+    expect(combiner.hallucination.features).toEqual(HALLUCINATION_FEATURES);
+    const meta = combiner.meta as { syntheticExamples: number; templateExamples: number; command: string };
+    expect(meta.templateExamples).toBeGreaterThan(0);
+    expect(meta.command).toContain("--coverage-template-per-topic 1");
+    const readme = readFileSync(join(outputs[0] as string, "README.md"), "utf8");
+    expect(readme).toContain(`${meta.templateExamples} template-style synthetic examples`);
+  });
+
+  it("refuses a non-integer template count with a usage error", () => {
+    const r = npov("train-support", "--kb", "fixtures", "--out", tmpdir(), "--coverage-template-per-topic", "many");
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain("--coverage-template-per-topic must be an integer");
+  });
+
+  it("reports per-slice ROC AUCs equal to the library's on the same examples", async () => {
+    const dev = join(REPO, "data", "chatbot-dev", "part-b.jsonl");
+    const r = npov(
+      "support-report",
+      "--kb",
+      "fixtures",
+      "--skip-perspectrum",
+      "--dev",
+      dev,
+      "--resamples",
+      "20",
+      "--seed",
+      "0",
+    );
+    expect(r.status).toBe(0);
+    const heldout = readExamples(dev).filter((e) => e.meta?.devSplit === "heldout");
+    const detector = supportErrorDetector();
+    const scores = await Promise.all(heldout.map((e) => detector.detect(e.input, e.response)));
+    for (const type of ["hallucination", "coverage"] as const) {
+      const expected = rocAuc(
+        scores.map((s) => s[type]),
+        heldout.map((e) => e.labels?.[type] === true),
+      );
+      const row = r.stdout
+        .split("\n")
+        .find((line) => line.startsWith(`| chatbot-dev heldout | ${heldout.length} | ${type} |`));
+      expect(row, `${type} row`).toBeDefined();
+      const cells = (row as string).split("|").map((c) => c.trim());
+      // Columns: slice, n, error, rouge, soft, align, support.
+      expect(cells[7]?.split(" ")[0]).toBe(expected.toFixed(3));
+    }
+  });
+});

@@ -1,0 +1,145 @@
+/**
+ * Redis connections for BullMQ. BullMQ 6 talks to Redis through a client instance the caller passes; the
+ * client here is node-redis (`redis`), which reconnects on its own (backoff capped at one second) and queues
+ * commands while disconnected, so a restarted Redis resumes a run instead of failing it.
+ */
+import { createClient } from "redis";
+import { QueueUnreachableError, QueueUrlError, redactUrl } from "./errors.js";
+
+/** The part of a node-redis client npov uses (BullMQ uses more; it wraps the same instance). */
+export interface RedisClient {
+  readonly isReady: boolean;
+  connect(): Promise<unknown>;
+  close?(): Promise<void>;
+  quit?(): Promise<unknown>;
+  destroy(): void;
+  on(event: string, listener: (...args: unknown[]) => void): unknown;
+  off?(event: string, listener: (...args: unknown[]) => void): unknown;
+  hSet(key: string, field: string, value: string): Promise<number>;
+  hLen(key: string): Promise<number>;
+  hKeys(key: string): Promise<string[]>;
+  hmGet(key: string, fields: string[]): Promise<Array<string | null | undefined>>;
+  hExists(key: string, field: string): Promise<boolean | number>;
+  expire(key: string, seconds: number): Promise<unknown>;
+  del(keys: string | string[]): Promise<number>;
+  multi(): RedisMulti;
+}
+
+/** A node-redis transaction (MULTI ... EXEC), chained. */
+export interface RedisMulti {
+  hSet(key: string, field: string, value: string): RedisMulti;
+  expire(key: string, seconds: number): RedisMulti;
+  exec(): Promise<unknown>;
+}
+
+/** A parsed --queue URL. */
+export interface QueueUrl {
+  /** The URL as given (normalised: default port 6379 and database 0 filled in). */
+  url: string;
+  host: string;
+  port: number;
+  db: number;
+  tls: boolean;
+}
+
+/**
+ * Parse `redis://[user:password@]HOST[:PORT][/DB]` (or `rediss://` for TLS).
+ * @throws QueueUrlError naming what is wrong
+ */
+export function parseQueueUrl(url: string): QueueUrl {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new QueueUrlError(url, "not a URL");
+  }
+  if (parsed.protocol !== "redis:" && parsed.protocol !== "rediss:")
+    throw new QueueUrlError(url, `the scheme is "${parsed.protocol.replace(/:$/, "")}", not redis or rediss`);
+  if (parsed.hostname === "") throw new QueueUrlError(url, "no host");
+  const port = parsed.port === "" ? 6379 : Number(parsed.port);
+  const dbText = parsed.pathname.replace(/^\//, "");
+  const db = dbText === "" ? 0 : Number(dbText);
+  if (!/^\d*$/.test(dbText) || !Number.isInteger(db) || db < 0)
+    throw new QueueUrlError(url, `the database "${dbText}" is not a number (redis://HOST:PORT/N)`);
+  if (parsed.search !== "" || parsed.hash !== "") throw new QueueUrlError(url, "query strings are not supported");
+  const auth = parsed.username || parsed.password ? `${parsed.username}:${parsed.password}@` : "";
+  return {
+    url: `${parsed.protocol}//${auth}${parsed.hostname}:${port}/${db}`,
+    host: parsed.hostname,
+    port,
+    db,
+    tls: parsed.protocol === "rediss:",
+  };
+}
+
+/** Options of {@link connectRedis}. */
+export interface ConnectOptions {
+  /** Fail with {@link QueueUnreachableError} when Redis does not answer this soon (default 5000 ms). */
+  connectTimeoutMs?: number;
+  /** Longest wait between reconnection attempts after the connection drops (default 1000 ms). */
+  maxReconnectDelayMs?: number;
+  /** Connection errors after the first connect (Redis restarting, network); the client keeps reconnecting. */
+  onError?: (error: Error) => void;
+}
+
+/**
+ * Connect a node-redis client to `url` and wait until it is ready. After that it reconnects by itself for
+ * as long as it lives (commands wait meanwhile). @throws QueueUrlError, QueueUnreachableError
+ */
+export async function connectRedis(url: string, options: ConnectOptions = {}): Promise<RedisClient> {
+  const parsed = parseQueueUrl(url);
+  const timeoutMs = options.connectTimeoutMs ?? 5000;
+  const maxDelay = options.maxReconnectDelayMs ?? 1000;
+  const client = createClient({
+    url: parsed.url,
+    socket: {
+      connectTimeout: Math.min(timeoutMs, 10_000),
+      reconnectStrategy: (retries: number) => Math.min(50 * 2 ** Math.min(retries, 10), maxDelay),
+    },
+  });
+  let lastError: unknown;
+  // node-redis emits an error per failed attempt; without a listener Node would throw it.
+  client.on("error", (error) => {
+    lastError = error;
+    if (client.isReady || connected) options.onError?.(error as Error);
+  });
+  let connected = false;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<"timeout">((resolve) => {
+    timer = setTimeout(() => resolve("timeout"), timeoutMs);
+  });
+  const outcome = await Promise.race([client.connect().then(() => "ok" as const), timeout]).catch((e: unknown) => {
+    lastError = e;
+    return "failed" as const;
+  });
+  clearTimeout(timer);
+  if (outcome !== "ok") {
+    client.destroy();
+    throw new QueueUnreachableError(redactUrl(parsed.url), timeoutMs, lastError);
+  }
+  connected = true;
+  return client;
+}
+
+/** Close a client: politely when Redis answers, at once when it does not. */
+export async function closeRedis(client: RedisClient): Promise<void> {
+  try {
+    if (!client.isReady) throw new Error("not connected");
+    const closing = client.close !== undefined ? client.close() : client.quit?.();
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error("timeout")), 1000);
+    });
+    try {
+      await Promise.race([closing, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  } catch {
+    try {
+      client.destroy();
+    } catch {
+      // already closed
+    }
+  }
+}
