@@ -116,11 +116,9 @@ if (process.argv[4] === "1") {
     create.call(ort.InferenceSession, model, { ...options, intraOpNumThreads: 1, interOpNumThreads: 1 });
 }
 
-// Count the fwd+bwd runs salience really makes (the detector and this file share one @npov/autograd).
-let passes = 0;
+// Node count of the gradient graph of the recompute schedule (the split schedule reports its own runs).
 const run = GradientSession.prototype.run;
 GradientSession.prototype.run = function (...args) {
-  passes++;
   out.nodesGradient = this.graph.model.graph.node.length;
   return run.apply(this, args);
 };
@@ -193,12 +191,13 @@ try {
   stage = "salience";
   const salienceTimes = [];
   const salienceRun = async () => {
-    passes = 0;
     const t1 = performance.now();
     const map = await detector.tokenMap(prompt, response);
     salienceTimes.push((performance.now() - t1) / 1000);
     if (!map.attributions.data.every(Number.isFinite)) throw new Error("non-finite attribution");
-    out.passes = passes;
+    // Forward + backward runs as the detector counts them, whichever schedule it used.
+    out.passes = map.schedule?.runs;
+    out.schedule = map.schedule?.mode;
   };
   let salienceOk = true;
   try {
