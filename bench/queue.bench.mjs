@@ -48,10 +48,14 @@ async function redisCpu(client) {
   return get("used_cpu_user") + get("used_cpu_sys");
 }
 
+/** Every worker process started, so an error mid-bench does not leave them running. */
+const started = [];
+
 function startWorker(url, queueName) {
   const child = spawn(process.execPath, [BIN, "worker", "--queue", url, "--queue-name", queueName, "--quiet"], {
     stdio: ["ignore", "ignore", "pipe"],
   });
+  started.push(child);
   let stderr = "";
   child.stderr.on("data", (d) => {
     stderr += d;
@@ -130,6 +134,7 @@ try {
     rows.push(row);
   }
 } finally {
+  for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
   await closeRedis(stats);
   await redis.stop();
 }

@@ -14,7 +14,7 @@
  * recompute path for that model. Tensors the backward only reads the shape of are stored as shapes.
  */
 
-import { NpovError } from "@npov/core";
+import { InvalidValueError, NpovError } from "@npov/core";
 import * as ort from "onnxruntime-node";
 import { buildGradientGraph } from "./gradient.js";
 import { sampleFeeds } from "./probe.js";
@@ -86,6 +86,7 @@ export interface SplitVjp {
   headInputs: string[];
   /** Vocabulary size (the head's output width), to bound the head's temporaries. */
   vocab: number;
+  /** The tensors the backward reads from the forward pass (or from the forward's inputs). */
   saved: SavedTensor[];
   /** Backward input: the upstream gradient at the head, batch k. */
   upstream: string;
@@ -695,9 +696,12 @@ export async function buildSplitVjp(model: ModelProto, options: SplitVjpOptions)
   // Saved tensors the pruned backward no longer reads are dropped (pruneDeadNodes removed their inputs).
   const kept = new Set((bGraph.input as ValueInfoProto[]).map((v) => v.name));
   // Saved tensors that are forward inputs must not be forward outputs too; the head input may be saved.
+  // Outputs the pruned backward no longer reads go too: a graph output's buffer cannot be reused by
+  // onnxruntime's memory planner, so each would stay allocated for the whole forward pass.
   fGraph.output = (fGraph.output as ValueInfoProto[]).filter(
-    (o, i, all) => all.findIndex((x) => x.name === o.name) === i,
+    (o, i, all) => all.findIndex((x) => x.name === o.name) === i && (o.name === head || kept.has(o.name)),
   );
+  pruneDeadNodes(fGraph);
   return {
     forward,
     headModel,
@@ -750,6 +754,7 @@ export class SplitVjpSession {
     private readonly backwardSession: ort.InferenceSession,
   ) {}
 
+  /** Load the three graphs of `split` (a failure releases the sessions already made). */
   static async create(
     split: SplitVjp,
     sessionOptions: ort.InferenceSession.SessionOptions = {},
@@ -780,7 +785,7 @@ export class SplitVjpSession {
     const own: Values = {};
     for (const name of this.forwardSession.inputNames) {
       const t = feeds[name];
-      if (t === undefined) throw new RangeError(`missing forward input "${name}"`);
+      if (t === undefined) throw new InvalidValueError(`feeds.${name}`, "is missing (a forward input).");
       own[name] = t;
     }
     const r = await this.forwardSession.run(own, want);
@@ -789,7 +794,8 @@ export class SplitVjpSession {
     let tiledBytes = 0;
     for (const s of this.split.saved) {
       const t = s.source === "input" ? feeds[s.input as string] : r[s.name];
-      if (t === undefined) throw new SplitVjpError(`missing saved tensor "${s.name}"`);
+      if (t === undefined)
+        throw new InvalidValueError(`feeds.${s.input ?? s.name}`, "is missing (read by the backward).");
       saved[s.name] = t;
       const size = (t.data as ArrayBufferView).byteLength;
       bytes += size;
@@ -803,7 +809,7 @@ export class SplitVjpSession {
     const unique = [...new Set(positions)];
     for (const p of unique)
       if (!Number.isInteger(p) || p < 0 || p >= rows)
-        throw new RangeError(`seed position ${p} is outside the head's ${rows} rows`);
+        throw new InvalidValueError("positions", `seed position ${p} is outside the head's ${rows} rows.`);
     const chunk = Math.max(1, Math.floor(HEAD_MEMORY / (4 * h.BYTES_PER_ELEMENT * Math.max(1, this.split.vocab))));
     for (let c0 = 0; c0 < unique.length; c0 += chunk) {
       const part = unique.slice(c0, c0 + chunk);
@@ -816,7 +822,7 @@ export class SplitVjpSession {
       };
       for (const name of this.split.headInputs) {
         const t = feeds[name];
-        if (t === undefined) throw new RangeError(`missing head input "${name}"`);
+        if (t === undefined) throw new InvalidValueError(`feeds.${name}`, "is missing (an LM-head input).");
         const src = t.data as Float32Array | Float64Array | BigInt64Array;
         const vals = new (src.constructor as new (n: number) => Float32Array)(part.length);
         part.forEach((p, j) => {
@@ -842,10 +848,12 @@ export class SplitVjpSession {
     const width = dims[2] as number;
     const block = (dims[1] as number) * width;
     const k = positions.length;
+    if (k === 0) throw new InvalidValueError("positions", "is empty: a backward pass needs at least one seed.");
     const up = run.head.type === "float64" ? new Float64Array(k * block) : new Float32Array(k * block);
     positions.forEach((p, b) => {
       const row = run.seeds.get(p);
-      if (row === undefined) throw new RangeError(`position ${p} was not a seed position of the forward run`);
+      if (row === undefined)
+        throw new InvalidValueError("positions", `position ${p} was not a seed position of the forward run.`);
       up.set(row, b * block + p * width);
     });
     const feeds: Values = {
@@ -867,9 +875,16 @@ export class SplitVjpSession {
     return out;
   }
 
+  /** Release the three onnxruntime sessions (all of them, even when one release fails). */
   async release(): Promise<void> {
-    await this.forwardSession.release();
-    await this.headSession.release();
-    await this.backwardSession.release();
+    try {
+      await this.forwardSession.release();
+    } finally {
+      try {
+        await this.headSession.release();
+      } finally {
+        await this.backwardSession.release();
+      }
+    }
   }
 }

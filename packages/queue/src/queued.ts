@@ -141,7 +141,9 @@ export async function scoreOnQueue(
       added,
     });
     await run.wait();
-    if (options.keepResults !== true) await run.cleanUp();
+    // Best effort: every result is in hand, so a Redis that went away now must not hold up the output
+    // (the results hash expires by itself).
+    if (options.keepResults !== true) await atMost(run.cleanUp(), 2000);
   } finally {
     client.off?.("ready", onReady);
     await atMost(queue.close(), 2000);
@@ -228,9 +230,16 @@ class QueuedRun {
     const toAdd: PlannedChunk[] = [];
     for (const [k, chunk] of pending.entries()) {
       const state = states[k];
+      if (state === "unknown" || state === "completed" || state === "failed") {
+        // A worker may have stored its result between our last look and now (even for a job the queue
+        // gave up on: a worker that blocked its event loop past its lock still stores its result); the
+        // next look collects it.
+        if (await this.client.hExists(this.key, chunk.jobId)) {
+          if (state === "failed") this.failedJobs.push(chunk.jobId);
+          continue;
+        }
+      }
       if (state === "unknown" || state === "completed") {
-        // A worker may have finished it between our last look and now.
-        if (await this.client.hExists(this.key, chunk.jobId)) continue;
         if (state === "completed") await this.queue.remove(chunk.jobId);
         toAdd.push(chunk);
       } else if (state === "failed") {

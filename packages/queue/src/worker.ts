@@ -154,7 +154,21 @@ export async function startWorker<Spec extends DetectorSpecJson = DetectorSpecJs
   });
   worker.on("error", (error) => options.onError?.(error));
   worker.on("stalled", (jobId) => options.onStalled?.(jobId));
-  await worker.waitUntilReady();
+  try {
+    await worker.waitUntilReady();
+  } catch (error) {
+    // Do not leave a half-started worker holding the connection open (the process would never exit).
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      worker.close(true).catch(() => {}),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, 2000);
+      }),
+    ]);
+    clearTimeout(timer);
+    await closeRedis(client);
+    throw error;
+  }
 
   let closing: Promise<void> | undefined;
   return {

@@ -13,7 +13,11 @@
  *    unmatched names and numbers. Per argument: coverage = specificity-weighted share of its words matched
  *    in the response -- globally, within its best one or two adjacent sentences, and within the sentence a
  *    one-to-one assignment of arguments to sentences gives it.
- * 5. Example scores: a learned logistic combiner over these distributions ({@link SupportCombiner},
+ * 5. Structure: side blocks (a sentence opening with a side cue, {@link opensSide}, starts the next one) and
+ *    which perspective each clearly attributed argument sentence states: an argument stated in the other
+ *    side's block, or perspectives switching more often than once each, marks an argument presented as the
+ *    other side's.
+ * 6. Example scores: a learned logistic combiner over these distributions ({@link SupportCombiner},
  *    models/npov-support) when one is given, else 1 - the least support and 1 - the least coverage.
  */
 import {

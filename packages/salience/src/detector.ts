@@ -111,7 +111,10 @@ export interface SalienceSchedule {
   mode: "split" | "recompute";
   /** Output tokens per batched backward pass. */
   chunkSize: number;
-  /** onnxruntime intra-op threads (`"default"`: onnxruntime's own choice, set by `sessionOptions`). */
+  /**
+   * onnxruntime intra-op threads: `sessionOptions.intraOpNumThreads` when set, else the `threads` option
+   * (see `SalienceOptions.threads`). `"default"` would mean onnxruntime's own choice; it is not produced now.
+   */
   threads: number | "default";
   /** Forward + backward runs. */
   runs: number;

@@ -42,6 +42,36 @@ describe("split and recompute schedules compute the same token map (float64)", (
     }, 60_000);
   }
 
+  it("edge lengths: a 1-token prompt and a 1-token response give the recompute map (causal and T5)", async () => {
+    for (const arch of ["gpt2", "t5"] as const) {
+      const dir = join(root, `${arch}-edges`);
+      writeTestModel(dir, arch, { seed: 11 });
+      for (const [promptIds, responseIds] of [
+        [[5], [7]],
+        [[5], [7, 8, 9]],
+        [[5, 6, 7, 8, 9, 10], [7]],
+      ]) {
+        const maps = [];
+        for (const schedule of ["recompute", "split"] as const) {
+          const detector = await SalienceDetector.fromPretrained(dir, { precision: "float64", schedule, chunkSize: 2 });
+          const { attributions, schedule: used } = await detector.tokenMapOfIds(promptIds, responseIds);
+          expect(used.mode).toBe(schedule);
+          expect([attributions.rows, attributions.cols]).toEqual([
+            promptIds.length + responseIds.length,
+            responseIds.length,
+          ]);
+          maps.push(attributions.data);
+          await detector.dispose();
+        }
+        const [reference, split] = maps as [Float64Array, Float64Array];
+        const scale = Math.max(...Array.from(reference, Math.abs));
+        expect(scale).toBeGreaterThan(0);
+        for (let i = 0; i < reference.length; i++)
+          expect(Math.abs((split[i] as number) - (reference[i] as number))).toBeLessThan(1e-12 * scale);
+      }
+    }
+  }, 60_000);
+
   it("auto picks split for short inputs and 1 thread, and the default chunk stays within the budget", async () => {
     const dir = join(root, "gpt2");
     writeTestModel(dir, "gpt2", { seed: 2 });
