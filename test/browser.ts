@@ -13,7 +13,16 @@ export async function launchChromium(): Promise<Browser> {
   if (CHROMIUM === undefined) throw new Error("Chromium is missing: run `pnpm run setup` (scripts/setup.sh) first.");
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+    // No background connections: this machine's closed network refuses them, many at a time.
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
 }
 

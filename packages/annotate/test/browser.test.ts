@@ -11,9 +11,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { AnnotationStore, type RunningServer, startAnnotationServer } from "@npov/annotate";
 import type { NpovExample } from "@npov/core";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHROMIUM } from "../../../test/browser.js";
+import { launchChromium } from "../../../test/browser.js";
 import { CALIBRATION_HALLUCINATION, spanOf, UNIFORMS, VEGETARIAN, wordRange, ZOOS } from "./fixtures.js";
 
 const REPO = fileURLToPath(new URL("../../../", import.meta.url));
@@ -41,20 +41,7 @@ beforeAll(async () => {
   ] as const)
     tokens[name] = store.addUser(name, role);
   server = await startAnnotationServer({ store });
-  if (CHROMIUM === undefined) throw new Error("Chromium is missing: run `pnpm run setup` (scripts/setup.sh) first.");
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

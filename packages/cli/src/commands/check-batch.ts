@@ -5,8 +5,8 @@
  * that `npov eval` shares.
  */
 
-import type { NpovExample } from "@npov/core";
-import { readTextFile, writeFileAtomic } from "@npov/core";
+import type { FileIssue, NpovExample } from "@npov/core";
+import { forEachJsonLine, readTextFile, writeFileAtomic } from "@npov/core";
 import {
   DEFAULT_CHUNK_SIZE,
   DEFAULT_QUEUE_NAME,
@@ -144,21 +144,21 @@ function readRecords(file: string): InputRecord[] {
       // not one JSON array: read it line by line (each bad line becomes an INVALID_JSON record)
     }
   }
+  // Line by line, as every JSON Lines reader does; a line that is not JSON becomes a failed record in place.
   const records: InputRecord[] = [];
-  text.split("\n").forEach((raw, k) => {
-    if (raw.trim() === "") return;
-    try {
-      records.push({ line: k + 1, value: JSON.parse(raw) as unknown });
-    } catch (e) {
-      records.push({
-        line: k + 1,
-        error: {
-          code: "INVALID_JSON",
-          message: `${file}:${k + 1} is not JSON (${(e as Error).message}); give one example {"input": {...}, "response": "..."} per line`,
-        },
-      });
-    }
+  const issues: FileIssue[] = [];
+  forEachJsonLine(text, file, issues, (value, line) => {
+    records.push({ line, value });
   });
+  for (const issue of issues)
+    records.push({
+      line: issue.line,
+      error: {
+        code: "INVALID_JSON",
+        message: `${file}:${issue.line}: ${issue.message}; give one example {"input": {...}, "response": "..."} per line`,
+      },
+    });
+  records.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
   return records;
 }
 
