@@ -125,3 +125,65 @@ export function describe(value: unknown): string {
   if (typeof value === "object") return "an object";
   return `${typeof value} ${String(value)}`;
 }
+
+/**
+ * A text has nothing a detector can score: no word (only emoji, punctuation, invisible characters), or
+ * -- for word-overlap detectors -- only stop words. npov refuses it rather than score it as clean, so a
+ * guard never allows a response nobody could check.
+ */
+export class NothingToScoreError extends NpovError {
+  constructor(path: string, what = "no word (letters or digits)") {
+    super(
+      "NOTHING_TO_SCORE",
+      `${path} has ${what}, so there is nothing to check: give text with at least one content word.`,
+      { path },
+    );
+  }
+}
+
+/** A size beyond a documented limit (too many arguments, too long a text, too many examples asked for). */
+export class InputTooLargeError extends NpovError {
+  readonly limit: number;
+  readonly actual: number;
+  constructor(path: string, actual: number, limit: number, unit: string, fix: string) {
+    super("INPUT_TOO_LARGE", `${path} has ${actual} ${unit}; the limit is ${limit}. ${fix}`, { path });
+    this.limit = limit;
+    this.actual = actual;
+  }
+}
+
+/** A token sequence longer than the model's context window (and truncation was not asked for). */
+export class ContextTooLongError extends NpovError {
+  readonly tokens: number;
+  readonly limit: number;
+  constructor(model: string, tokens: number, limit: number, fix = "shorten the response or arguments") {
+    super(
+      "CONTEXT_TOO_LONG",
+      `The prompt for ${model} is ${tokens} tokens, more than its context of ${limit}: ${fix}.`,
+    );
+    this.tokens = tokens;
+    this.limit = limit;
+  }
+}
+
+/** A detector produced a score that is not a finite number in [0, 1] (e.g. NaN from a broken model). */
+export class InvalidScoreError extends NpovError {
+  constructor(detector: string, field: string, value: unknown) {
+    super(
+      "INVALID_SCORE",
+      `Detector "${detector}" returned ${field} = ${String(value)}, not a number in [0, 1]: the model or detector is broken (check its weights and tokenizer).`,
+      { path: field },
+    );
+  }
+}
+
+/** An output file that cannot be written (directory, missing or non-directory parent, read-only, disk full). */
+export class FileWriteError extends NpovError {
+  readonly file: string;
+  constructor(file: string, reason: string, cause?: unknown) {
+    super("FILE_UNWRITABLE", `Cannot write ${file || '""'}: ${reason}. Choose another output path.`, {
+      ...(cause === undefined ? {} : { cause }),
+    });
+    this.file = file;
+  }
+}

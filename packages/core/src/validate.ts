@@ -7,6 +7,7 @@ import {
   EmptyTextError,
   InvalidValueError,
   NoArgumentsError,
+  NothingToScoreError,
   NotTextError,
   TooFewPerspectivesError,
   UnknownSplitError,
@@ -25,11 +26,25 @@ export function requireText(value: unknown, path: string): string {
   return value;
 }
 
+// A word character of any script (letters, combining marks, digits): what `segmentWords` keeps.
+const WORD_CHAR_RE = /[\p{L}\p{M}\p{N}]/u;
+
+/**
+ * Check that `value` is text with at least one word (letters, marks or digits of any script); return it
+ * unchanged. Text of only emoji, punctuation or invisible characters cannot be checked by any detector.
+ * @throws NotTextError, EmptyTextError, NothingToScoreError
+ */
+export function requireScorableText(value: unknown, path: string): string {
+  const text = requireText(value, path);
+  if (!WORD_CHAR_RE.test(text)) throw new NothingToScoreError(path);
+  return text;
+}
+
 function toArgument(value: unknown, path: string): Argument {
   // Arguments may be given as plain strings for convenience.
-  if (typeof value === "string") return { text: requireText(value, path) };
+  if (typeof value === "string") return { text: requireScorableText(value, path) };
   if (!isRecord(value)) throw new InvalidValueError(path, `must be a string or {text}, got ${describe(value)}.`);
-  const arg: Argument = { text: requireText(value.text, `${path}.text`) };
+  const arg: Argument = { text: requireScorableText(value.text, `${path}.text`) };
   if (value.id !== undefined) {
     if (typeof value.id !== "string") throw new NotTextError(`${path}.id`, value.id);
     arg.id = value.id;
@@ -80,9 +95,9 @@ export function validateInput(value: unknown, path = "input"): NpovInput {
   };
 }
 
-/** Validate a response text. */
+/** Validate a response text: a string with at least one word. @throws NotTextError, EmptyTextError, NothingToScoreError */
 export function validateResponse(value: unknown, path = "response"): string {
-  return requireText(value, path);
+  return requireScorableText(value, path);
 }
 
 /** Validate an {@link NpovExample} (input + response; labels and truth are passed through). */
