@@ -3,12 +3,15 @@
  * encoder-decoder merged into one graph) with a per-token loss, cut at its word-embedding lookups so that
  * `inputs_embeds` (and for encoder-decoders optionally `decoder_inputs_embeds`) are inputs.
  */
+
+import { NpovError } from "@npov/core";
 import * as ort from "onnxruntime-node";
 import { convertFloatType } from "./convert.js";
-import { UnsupportedModelError } from "./errors.js";
+import { UnsupportedModelError, VocabularyMismatchError } from "./errors.js";
 import type { PretrainedFiles } from "./pretrained.js";
 import { DataType, type ModelProto } from "./proto.js";
 import { appendTokenLoss, cutAtTensor, embeddingTable, findEmbeddingOutput, mergeEncoderDecoder } from "./surgery.js";
+import { tokenizerSize } from "./vocabulary.js";
 
 /** A word-embedding table: row `id` is `data[id * dim .. (id + 1) * dim)`. */
 export interface EmbeddingTable {
@@ -43,9 +46,21 @@ export async function embeddingGraph(
   return withModelContext(files, () => buildEmbeddingGraph(files, options));
 }
 
+/** Codes of errors {@link withModelContext} rethrows as they are. */
+const PASS_THROUGH = new Set([
+  "UNSUPPORTED_MODEL",
+  "MODEL_FILE_INVALID",
+  "VOCABULARY_MISMATCH",
+  "CONTEXT_TOO_LONG",
+  "UNREPRESENTABLE_TEXT",
+  "INVALID_SCORE",
+]);
+
 /**
  * Run `build` and turn any failure into an {@link UnsupportedModelError} naming the model's folder and
  * files (the cause is kept), so a user learns which model and file could not be used, never a stack trace.
+ * Typed errors that already name the model or file (a broken file, a tokenizer that does not fit, an
+ * input over the context) pass through unchanged.
  */
 export async function withModelContext<T>(
   files: Pick<PretrainedFiles, "dir" | "onnxFiles">,
@@ -54,7 +69,7 @@ export async function withModelContext<T>(
   try {
     return await build();
   } catch (error) {
-    if (error instanceof UnsupportedModelError) throw error;
+    if (error instanceof NpovError && PASS_THROUGH.has(error.code)) throw error;
     throw new UnsupportedModelError(files.dir, files.onnxFiles, error);
   }
 }
@@ -70,11 +85,16 @@ async function buildEmbeddingGraph(
   if (precision === "float64") base = convertFloatType(base, DataType.FLOAT, DataType.DOUBLE);
   const withLoss = await appendTokenLoss(base);
   const table = embeddingTable(withLoss, "input_ids");
+  checkVocabulary(files, table, files.encoderDecoder ? "the encoder's embedding table" : "the embedding table");
   let model = await cutAtTensor(withLoss, table.gather, "inputs_embeds");
   let decoderTable: EmbeddingTable = table;
   if (files.encoderDecoder) {
     const dec = embeddingTable(model, "decoder_input_ids");
-    decoderTable = { data: dec.data, dim: dec.dim };
+    checkVocabulary(files, dec, "the decoder's embedding table");
+    // T5 ties the decoder's table to the encoder's (each exported file has a copy): keep one in memory.
+    const tied =
+      dec.dim === table.dim && dec.data.length === table.data.length && dec.data.every((v, i) => v === table.data[i]);
+    decoderTable = tied ? table : { data: dec.data, dim: dec.dim };
     if (options.decoderEmbeds)
       model = await cutAtTensor(model, findEmbeddingOutput(model, "decoder_input_ids"), "decoder_inputs_embeds");
   }
@@ -85,6 +105,21 @@ async function buildEmbeddingGraph(
     inputNames: new Set((model.graph?.input ?? []).map((v) => v.name ?? "")),
     precision,
   };
+}
+
+/**
+ * Every id the tokenizer can produce must have a row in the embedding table: otherwise a lookup reads
+ * past the table (onnxruntime fails, or a copied row comes out empty and the scores are meaningless).
+ * @throws VocabularyMismatchError
+ */
+function checkVocabulary(
+  files: Pick<PretrainedFiles, "dir" | "tokenizer">,
+  table: { data: ArrayLike<number>; dim: number },
+  where: string,
+): void {
+  const rows = Math.floor(table.data.length / table.dim);
+  const size = tokenizerSize(files.tokenizer);
+  if (size > rows) throw new VocabularyMismatchError(files.dir, size, rows, where);
 }
 
 /** Only the feeds the graph takes (models differ in whether they read ids, masks or positions). */

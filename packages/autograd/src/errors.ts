@@ -31,7 +31,7 @@ export class UnsupportedModelError extends NpovError {
   readonly files: readonly string[];
   override readonly cause: unknown;
   constructor(dir: string, files: readonly string[], cause: unknown) {
-    const reason = cause instanceof Error ? cause.message.split("\n")[0] : String(cause);
+    const reason = onnxruntimeMessage(cause instanceof Error ? (cause.message.split("\n")[0] ?? "") : String(cause));
     const code = cause instanceof NpovError ? ` [${cause.code}]` : "";
     super(
       "UNSUPPORTED_MODEL",
@@ -50,7 +50,7 @@ export class UnsupportedModelError extends NpovError {
 export class ModelRunError extends NpovError {
   override readonly cause: unknown;
   constructor(dir: string, tokens: string, maxPositions: number | undefined, cause: unknown) {
-    const reason = cause instanceof Error ? (cause.message.split("\n")[0] ?? "") : String(cause);
+    const reason = onnxruntimeMessage(cause);
     const limit =
       maxPositions === undefined
         ? ""
@@ -67,4 +67,125 @@ export function maxPositions(config: Record<string, unknown>): number | undefine
     if (typeof v === "number" && Number.isInteger(v) && v > 0) return v;
   }
   return undefined;
+}
+
+/**
+ * What is wrong with a model file: `empty` (zero bytes), `truncated` (the protobuf ends early), `not-onnx`
+ * (random bytes or another format), `text` (a text file where a binary .onnx belongs), `no-graph` (an
+ * ONNX message without a graph), `invalid-json`, `not-object` (JSON that is not an object), `missing-field`,
+ * `wrong-type` (a field of the wrong type or range), `unreadable` (permissions, a folder), `rejected`
+ * (onnxruntime or the tokenizer library refused the file; its message follows).
+ */
+export type ModelFileProblem =
+  | "empty"
+  | "truncated"
+  | "not-onnx"
+  | "text"
+  | "no-graph"
+  | "invalid-json"
+  | "not-object"
+  | "missing-field"
+  | "wrong-type"
+  | "unreadable"
+  | "rejected";
+
+/**
+ * A file of a model folder (an .onnx graph, config.json, tokenizer.json, ...) that exists but cannot be
+ * used: names the file, the kind of problem ({@link ModelFileProblem}) and the detail (onnxruntime's own
+ * message when it refused the file), and says to replace the file.
+ */
+export class ModelFileError extends NpovError {
+  readonly file: string;
+  readonly problem: ModelFileProblem;
+  constructor(file: string, problem: ModelFileProblem, detail: string, cause?: unknown) {
+    super(
+      "MODEL_FILE_INVALID",
+      `${file} is not a usable model file (${problem}): ${detail}. Replace it with an intact copy (download or export the model again).`,
+      cause === undefined ? {} : { cause },
+    );
+    this.file = file;
+    this.problem = problem;
+  }
+}
+
+/**
+ * A hub model id whose files could not be downloaded (no network, DNS failure, a server error). Says how to
+ * use a local copy instead.
+ */
+export class ModelDownloadError extends NpovError {
+  readonly id: string;
+  constructor(id: string, detail: string, cause?: unknown) {
+    super(
+      "MODEL_DOWNLOAD_FAILED",
+      `Downloading model "${id}" failed: ${detail}. "${id}" was read as a model-hub id; to use a model on disk, give its folder as a path (e.g. ./models/my-model, with config.json, tokenizer.json and onnx/), or download the folder where there is network and copy it here.`,
+      cause === undefined ? {} : { cause },
+    );
+    this.id = id;
+  }
+}
+
+/** A tokenizer that produces ids the model's embedding table has no row for. */
+export class VocabularyMismatchError extends NpovError {
+  readonly tokenizerSize: number;
+  readonly embeddingRows: number;
+  constructor(dir: string, tokenizerSize: number, embeddingRows: number, where: string) {
+    super(
+      "VOCABULARY_MISMATCH",
+      `The tokenizer of ${dir} has ids up to ${tokenizerSize - 1} but ${where} has ${embeddingRows} rows (ids 0..${embeddingRows - 1}): tokenizer.json does not belong to this model. Use the tokenizer.json exported with the model.`,
+    );
+    this.tokenizerSize = tokenizerSize;
+    this.embeddingRows = embeddingRows;
+  }
+}
+
+/** One word a model cannot represent: where it is, the word, and the characters that become unknown tokens. */
+export interface UnrepresentableWord {
+  /** Field path, e.g. `response` or `perspectives[0].arguments[1]`. */
+  path: string;
+  word: string;
+  start: number;
+  end: number;
+  /** The characters of the word the tokenizer maps to its unknown token (the whole word when not separable). */
+  characters: string[];
+}
+
+/**
+ * Text a model cannot read: words (letters or digits) with characters its tokenizer maps to the unknown
+ * token (no byte fallback). Scoring them would give every such word attribution 0 -- an error that is not
+ * in the text -- so npov refuses instead. Lists the words and characters.
+ */
+export class UnrepresentableTextError extends NpovError {
+  readonly words: readonly UnrepresentableWord[];
+  constructor(model: string, words: readonly UnrepresentableWord[]) {
+    const chars = [...new Set(words.flatMap((w) => w.characters))];
+    const shown = words
+      .slice(0, 10)
+      .map((w) => `"${w.word}" (${w.path})`)
+      .join(", ");
+    const more = words.length > 10 ? ` and ${words.length - 10} more` : "";
+    super(
+      "UNREPRESENTABLE_TEXT",
+      `${model} cannot represent ${words.length} word(s) of the text: ${shown}${more}; its tokenizer maps ${chars
+        .slice(0, 20)
+        .map((c) => JSON.stringify(c))
+        .join(
+          " ",
+        )}${chars.length > 20 ? " ..." : ""} to its unknown token and has no byte fallback, so it would score them as unsupported. Use a model whose tokenizer covers this script (byte-level BPE or byte fallback), or a word-overlap method (align, support).`,
+      { path: words[0]?.path ?? "" },
+    );
+    this.words = words;
+  }
+}
+
+/**
+ * onnxruntime's message of an error, without its source-location noise (`/onnxruntime_src/...cc:187
+ * onnxruntime::Model::Model(...)`) and stack, on one line: what goes into a typed error's message.
+ */
+export function onnxruntimeMessage(error: unknown): string {
+  const raw = error instanceof Error ? error.message : String(error);
+  const line = raw
+    .replace(/\/onnxruntime_src\/\S+:\d+ (?:[\w:~<>]+\([^)]*\)\s*)?/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
+  return line.length > 600 ? `${line.slice(0, 600)}...` : line;
 }

@@ -1,4 +1,6 @@
 /** A small builder that appends nodes and constants to a graph under fresh, collision-free names. */
+
+import { pushAll } from "@npov/core";
 import {
   DataType,
   type GraphProto,
@@ -103,8 +105,8 @@ export class GraphBuilder {
 
   /** Append everything built so far to `graph`. */
   flushInto(graph: GraphProto): void {
-    graph.node.push(...this.nodes);
-    graph.initializer.push(...this.initializers);
+    pushAll(graph.node, this.nodes);
+    pushAll(graph.initializer, this.initializers);
     this.nodes.length = 0;
     this.initializers.length = 0;
   }

@@ -4,6 +4,7 @@
  * @packageDocumentation
  */
 
+export * from "./context.js";
 export * from "./contrib/index.js";
 export * from "./convert.js";
 export * from "./dequantize.js";
@@ -29,3 +30,5 @@ export * from "./rules.js";
 export * from "./session.js";
 export * from "./split.js";
 export * from "./surgery.js";
+export * from "./vocabulary.js";
+export * from "./weight-file.js";

@@ -16,14 +16,15 @@ import {
   availableDtypes,
   DTYPE_SUFFIX,
   isEncoderDecoderConfig,
+  loadGraphFile,
   MODEL_DTYPES,
   type ModelDtype,
   ModelNotFoundError,
   type PretrainedFiles,
-  readJsonObject,
+  readModelConfig,
   tokenizerFromFiles,
 } from "./pretrained.js";
-import { DataType, type IGraphProto, loadModel, type ModelProto, valueInfoShape } from "./proto.js";
+import { DataType, type IGraphProto, type ModelProto, valueInfoShape } from "./proto.js";
 import { NON_DIFFERENTIABLE, RULES } from "./rules.js";
 import { GradientSession } from "./session.js";
 import { findEmbeddingOutput } from "./surgery.js";
@@ -136,7 +137,7 @@ function inspectFile(dir: string, file: string, dtype: ModelDtype): { info: Insp
   const info: InspectedFile = { file, dtype, bytes, externalData: external, ops: [], inputs: [] };
   let raw: ModelProto;
   try {
-    raw = loadModel(path);
+    raw = loadGraphFile(path);
   } catch (e) {
     info.error = (e as Error).message;
     return { info };
@@ -191,7 +192,7 @@ function generationSupport(kind: "causal" | "seq2seq", layout: string, files: In
 export async function inspectModel(dir: string, options: { deep?: boolean } = {}): Promise<ModelInspection> {
   if (!existsSync(join(dir, "config.json")))
     throw new ModelNotFoundError(dir, "it has no config.json: give a model folder (transformers.js layout).");
-  const config = readJsonObject(join(dir, "config.json"));
+  const config = readModelConfig(join(dir, "config.json"));
   const seq2seq = isEncoderDecoderConfig(config);
   const kind = seq2seq ? "seq2seq" : "causal";
   const onnxDir = join(dir, "onnx");

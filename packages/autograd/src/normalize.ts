@@ -16,7 +16,7 @@
  * Every pass works on a copy and names what it adds with fresh names, so a name already taken in the
  * graph (genai graphs call the embedding output `inputs_embeds`) never collides.
  */
-import { NpovError } from "@npov/core";
+import { NpovError, pushAll } from "@npov/core";
 import { decomposeContribOps, upgradeOpset } from "./contrib/index.js";
 import { dequantizeModel, dequantizeValues } from "./dequantize.js";
 import { GradientGraphError } from "./errors.js";
@@ -139,7 +139,7 @@ export function inlineIf(model: ModelProto, values: Record<string, boolean>): { 
       if (target) replacement.push(onnx.NodeProto.create({ opType: "Identity", input: [o.name], output: [target] }));
     });
     graph.node = [...nodes.slice(0, index), ...replacement, ...nodes.slice(index + 1)];
-    graph.initializer.push(...(sub.initializer as TensorProto[]));
+    pushAll(graph.initializer, sub.initializer as TensorProto[]);
     inlined++;
   }
   pruneDeadNodes(graph);
@@ -193,8 +193,8 @@ export function removePastInputs(model: ModelProto): { model: ModelProto; remove
     });
     b.node("ConstantOfShape", [b.op("Concat", pieces, { axis: 0 })], [v.name], { value });
   }
-  head.push(...b.nodes);
-  graph.initializer.push(...b.initializers);
+  pushAll(head, b.nodes);
+  pushAll(graph.initializer, b.initializers);
   graph.node = [...head, ...(graph.node as NodeProto[])];
   graph.input = (graph.input as ValueInfoProto[]).filter((v) => !isCacheTensor(v));
   pruneDeadNodes(graph);
@@ -219,7 +219,7 @@ export function int64Inputs(model: ModelProto): { model: ModelProto; converted: 
     converted.push(v.name);
   }
   graph.node = [...b.nodes, ...(graph.node as NodeProto[])];
-  graph.initializer.push(...b.initializers);
+  pushAll(graph.initializer, b.initializers);
   return { model: copy, converted };
 }
 

@@ -5,15 +5,17 @@
  * tokenizer_config.json exactly as transformers.js's AutoTokenizer does, without touching its global env.
  */
 import { createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
-import { dirname, isAbsolute, join } from "node:path";
+import { homedir } from "node:os";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import * as transformers from "@huggingface/transformers";
-import { FileFormatError, InvalidValueError, NpovError, readJsonFile } from "@npov/core";
-import { UnsupportedModelError } from "./errors.js";
+import { FileFormatError, FileReadError, InvalidValueError, NpovError, pushAll } from "@npov/core";
+import { ModelDownloadError, ModelFileError, onnxruntimeMessage, UnsupportedModelError } from "./errors.js";
 import { type NormalizationReport, normalizeModel } from "./normalize.js";
 import { decodeModel, loadModel, type ModelProto } from "./proto.js";
+import { tokenizerJsonSize } from "./vocabulary.js";
 
 /** A model folder that cannot be found locally and may not be downloaded. */
 export class ModelNotFoundError extends NpovError {
@@ -139,14 +141,15 @@ async function download(id: string, file: string, target: string, revision: stri
   try {
     response = await fetch(url);
   } catch (cause) {
-    throw new ModelNotFoundError(
+    throw new ModelDownloadError(
       id,
-      `could not download ${url}: ${(cause as Error).message}${(cause as Error).cause ? ` (${String((cause as Error).cause)})` : ""}`,
+      `could not reach ${url}: ${(cause as Error).message}${(cause as Error).cause ? ` (${String((cause as Error).cause)})` : ""}`,
+      cause,
     );
   }
   if (response.status === 404) return false;
   if (!response.ok || response.body === null)
-    throw new ModelNotFoundError(id, `${url} answered ${response.status} ${response.statusText}`);
+    throw new ModelDownloadError(id, `${url} answered ${response.status} ${response.statusText}`);
   // Weights can be gigabytes: stream to a temporary file beside the target, then rename (atomic).
   mkdirSync(dirname(target), { recursive: true });
   const partial = `${target}.${process.pid}.part`;
@@ -155,7 +158,7 @@ async function download(id: string, file: string, target: string, revision: stri
     renameSync(partial, target);
   } catch (cause) {
     rmSync(partial, { force: true });
-    throw new ModelNotFoundError(id, `downloading ${url} failed: ${(cause as Error).message}`);
+    throw new ModelDownloadError(id, `downloading ${url} broke off: ${(cause as Error).message}`, cause);
   }
   return true;
 }
@@ -167,11 +170,50 @@ function cacheFolder(id: string, revision: string): string {
   return revision === "main" ? base : join(base, "revisions", revision);
 }
 
-/** A local folder for `idOrPath` (a path, or an id under `env.localModelPath`), or undefined for a hub id. */
-function localFolder(idOrPath: string): string | undefined {
-  if (isDir(idOrPath)) return idOrPath;
-  // Something written as a path (absolute, ./, ../) is a folder or nothing: never a hub id.
-  if (isAbsolute(idOrPath) || /^\.\.?[\\/]/.test(idOrPath)) throw new ModelNotFoundError(idOrPath, "no such folder.");
+/** `~` and `~/...` as the shell would expand them (a quoted `--model "~/m"` reaches npov unexpanded). */
+function expandHome(path: string): string {
+  return path === "~" || path.startsWith("~/") || path.startsWith("~\\") ? join(homedir(), path.slice(1)) : path;
+}
+
+/** A model-hub id: `name` or `owner/name` of letters, digits, `-`, `_` and `.`, no part starting with `.`. */
+const HUB_ID = /^(?!\.)[\w.-]+(?:\/(?!\.)[\w.-]+)?$/;
+
+/**
+ * Whether `idOrPath` names a local folder rather than a model-hub id: absolute or `./`/`../`/`~`-relative
+ * paths, Windows drive paths and backslashes, more than one `/`, a trailing `/`, anything that is not a
+ * valid hub id, or `first/rest` whose first segment exists here (`models/npov-typo`). Such a value is a
+ * folder or nothing: npov never downloads it from the hub.
+ */
+export function looksLikeModelPath(idOrPath: string): boolean {
+  const parts = idOrPath.split("/");
+  return (
+    isAbsolute(idOrPath) ||
+    /^[A-Za-z]:/.test(idOrPath) ||
+    idOrPath.startsWith(".") ||
+    idOrPath.startsWith("~") ||
+    idOrPath.includes("\\") ||
+    parts.length > 2 ||
+    idOrPath.endsWith("/") ||
+    !HUB_ID.test(idOrPath) ||
+    (parts.length === 2 && existsSync(parts[0] as string))
+  );
+}
+
+/**
+ * A local folder for `idOrPath` (a path, or an id under `env.localModelPath`), or undefined for a hub id
+ * (see {@link looksLikeModelPath}).
+ * @throws ModelNotFoundError (with the resolved path) when a path-like value is no folder.
+ */
+export function localModelFolder(idOrPath: string): string | undefined {
+  const path = expandHome(idOrPath);
+  if (isDir(path)) return path;
+  if (looksLikeModelPath(idOrPath)) {
+    const resolved = resolve(path);
+    throw new ModelNotFoundError(
+      idOrPath,
+      `${existsSync(resolved) ? `${resolved} is a file, not a model folder` : `no folder at ${resolved}`}. Give a model folder (config.json, tokenizer.json, onnx/), such as models/npov-gen; a value written as a path is never looked up on the model hub.`,
+    );
+  }
   const env = transformers.env as unknown as { allowLocalModels: boolean; localModelPath: string };
   if (env.allowLocalModels && isDir(join(env.localModelPath, idOrPath))) return join(env.localModelPath, idOrPath);
   return undefined;
@@ -199,28 +241,158 @@ async function hubFolder(id: string, files: readonly string[], revision: string)
 
 /** The external-data files an ONNX file names (its `location` entries), read from the graph file. */
 function externalDataFiles(onnxFile: string): string[] {
-  const model = decodeModel(readFileSync(onnxFile), onnxFile);
+  let model: ModelProto;
+  try {
+    model = decodeModel(readModelFile(onnxFile), onnxFile);
+  } catch (error) {
+    throw graphFileError(onnxFile, error);
+  }
   const locations = new Set<string>();
   for (const t of model.graph?.initializer ?? [])
     for (const e of t.externalData ?? []) if (e.key === "location" && e.value) locations.add(e.value);
   return [...locations];
 }
 
-/** A JSON object file of a model folder (config.json, tokenizer.json, ...), with typed errors. */
+/** The bytes of a model file, or a typed error naming it. @throws ModelFileError */
+function readModelFile(file: string): Buffer {
+  try {
+    return readFileSync(file);
+  } catch (cause) {
+    throw new ModelFileError(file, "unreadable", (cause as Error).message, cause);
+  }
+}
+
+/**
+ * A JSON object file of a model folder (config.json, tokenizer.json, ...): a leading BOM is skipped.
+ * @throws ModelFileError (`empty`, `invalid-json`, `not-object`, `unreadable`).
+ */
 export function readJsonObject(file: string): Record<string, unknown> {
-  const value = readJsonFile(file);
+  const bytes = readModelFile(file);
+  if (bytes.length === 0) throw new ModelFileError(file, "empty", "the file has 0 bytes");
+  let value: unknown;
+  try {
+    value = JSON.parse(bytes.toString("utf8").replace(/^\uFEFF/, ""));
+  } catch (cause) {
+    throw new ModelFileError(file, "invalid-json", (cause as Error).message, cause);
+  }
   if (value === null || typeof value !== "object" || Array.isArray(value))
-    throw new FileFormatError([{ file, line: undefined, field: "", message: "not a JSON object" }]);
+    throw new ModelFileError(
+      file,
+      "not-object",
+      `expected a JSON object, found ${Array.isArray(value) ? "an array" : value === null ? "null" : typeof value}`,
+    );
   return value as Record<string, unknown>;
 }
 const readJson = readJsonObject;
 
+/** Fields of config.json npov reads, with the type each must have when present. */
+const CONFIG_FIELDS: ReadonlyArray<[string, "string" | "boolean" | "count" | "id" | "ids"]> = [
+  ["model_type", "string"],
+  ["is_encoder_decoder", "boolean"],
+  ["vocab_size", "count"],
+  ["max_position_embeddings", "count"],
+  ["n_positions", "count"],
+  ["n_ctx", "count"],
+  ["num_layers", "count"],
+  ["num_decoder_layers", "count"],
+  ["num_hidden_layers", "count"],
+  ["n_layer", "count"],
+  ["num_heads", "count"],
+  ["n_head", "count"],
+  ["num_attention_heads", "count"],
+  ["decoder_start_token_id", "id"],
+  ["pad_token_id", "id"],
+  ["bos_token_id", "id"],
+  ["eos_token_id", "ids"],
+];
+
+/**
+ * Read and check config.json: a JSON object whose fields npov reads have the right types (`model_type` a
+ * string, sizes positive integers, token ids non-negative integers). Unknown fields pass.
+ * @throws ModelFileError (`wrong-type` names the field and what it holds), or as {@link readJsonObject}.
+ */
+export function readModelConfig(file: string): Record<string, unknown> {
+  const config = readJson(file);
+  const isId = (v: unknown) => typeof v === "number" && Number.isInteger(v) && v >= 0;
+  for (const [key, kind] of CONFIG_FIELDS) {
+    const v = config[key];
+    if (v === undefined || v === null) continue;
+    const ok =
+      kind === "string"
+        ? typeof v === "string" && v.length > 0
+        : kind === "boolean"
+          ? typeof v === "boolean"
+          : kind === "count"
+            ? typeof v === "number" && Number.isInteger(v) && v > 0
+            : kind === "id"
+              ? isId(v)
+              : isId(v) || (Array.isArray(v) && v.length > 0 && v.every(isId));
+    if (!ok) {
+      const expected = {
+        string: "a non-empty string",
+        boolean: "true or false",
+        count: "a positive integer",
+        id: "a token id (an integer >= 0)",
+        ids: "a token id or a list of them",
+      }[kind];
+      throw new ModelFileError(file, "wrong-type", `"${key}" must be ${expected}, found ${JSON.stringify(v)}`);
+    }
+  }
+  return config;
+}
+
+/**
+ * Check the parts of tokenizer.json a tokenizer is built from, so a broken file is named with what is
+ * wrong instead of failing inside the tokenizer library.
+ */
+function checkTokenizerJson(file: string, json: Record<string, unknown>): void {
+  const model = json.model;
+  if (model === undefined || model === null)
+    throw new ModelFileError(file, "missing-field", 'it has no "model" (the tokenization model: BPE, Unigram, ...)');
+  if (typeof model !== "object" || Array.isArray(model))
+    throw new ModelFileError(file, "wrong-type", `"model" must be an object, found ${JSON.stringify(model)}`);
+  const m = model as Record<string, unknown>;
+  const type = m.type ?? (m.merges !== undefined ? "BPE" : undefined);
+  if (type !== undefined && typeof type !== "string")
+    throw new ModelFileError(file, "wrong-type", `"model.type" must be a string, found ${JSON.stringify(type)}`);
+  if (m.vocab === undefined || m.vocab === null)
+    throw new ModelFileError(file, "missing-field", 'it has no "model.vocab"');
+  if (typeof m.vocab !== "object")
+    throw new ModelFileError(file, "wrong-type", `"model.vocab" must be an object or a list, found ${typeof m.vocab}`);
+  if (Array.isArray(m.vocab)) {
+    const bad = m.vocab.findIndex((e) => !Array.isArray(e) || typeof e[0] !== "string" || typeof e[1] !== "number");
+    if (bad >= 0) throw new ModelFileError(file, "wrong-type", `"model.vocab[${bad}]" must be a [piece, score] pair`);
+  } else {
+    const bad = Object.entries(m.vocab as Record<string, unknown>).find(
+      ([, id]) => typeof id !== "number" || !Number.isInteger(id) || id < 0,
+    );
+    if (bad !== undefined)
+      throw new ModelFileError(
+        file,
+        "wrong-type",
+        `"model.vocab" maps ${JSON.stringify(bad[0])} to ${JSON.stringify(bad[1])}, not a token id`,
+      );
+  }
+  if (json.added_tokens !== undefined && !Array.isArray(json.added_tokens))
+    throw new ModelFileError(file, "wrong-type", '"added_tokens" must be a list');
+  if (tokenizerJsonSize(json) === 0) throw new ModelFileError(file, "missing-field", "its vocabulary is empty");
+}
+
 /** Build the tokenizer class named in tokenizer_config.json (as AutoTokenizer does). */
 export function tokenizerFromFiles(dir: string): transformers.PreTrainedTokenizer {
-  const tokenizerJson = readJson(join(dir, "tokenizer.json"));
-  const tokenizerConfig = existsSync(join(dir, "tokenizer_config.json"))
-    ? readJson(join(dir, "tokenizer_config.json"))
-    : {};
+  const tokenizerFile = join(dir, "tokenizer.json");
+  if (!existsSync(tokenizerFile))
+    throw new ModelNotFoundError(dir, "it has no tokenizer.json (npov needs the fast-tokenizer file).");
+  const tokenizerJson = readJson(tokenizerFile);
+  checkTokenizerJson(tokenizerFile, tokenizerJson);
+  const configFile = join(dir, "tokenizer_config.json");
+  const tokenizerConfig = existsSync(configFile) ? readJson(configFile) : {};
+  if (tokenizerConfig.tokenizer_class !== undefined && typeof tokenizerConfig.tokenizer_class !== "string")
+    throw new ModelFileError(
+      configFile,
+      "wrong-type",
+      `"tokenizer_class" must be a string, found ${JSON.stringify(tokenizerConfig.tokenizer_class)}`,
+    );
   const name = String(tokenizerConfig.tokenizer_class ?? "PreTrainedTokenizer").replace(/Fast$/, "");
   const all = transformers as unknown as Record<string, unknown>;
   const candidate = all[name];
@@ -231,7 +403,16 @@ export function tokenizerFromFiles(dir: string): transformers.PreTrainedTokenize
     json: unknown,
     config: unknown,
   ) => transformers.PreTrainedTokenizer;
-  return new cls(tokenizerJson, tokenizerConfig);
+  try {
+    return new cls(tokenizerJson, tokenizerConfig);
+  } catch (cause) {
+    throw new ModelFileError(
+      tokenizerFile,
+      "rejected",
+      `the tokenizer library refused it: ${(cause as Error).message}`,
+      cause,
+    );
+  }
 }
 
 function transformersJsDtype(config: Record<string, unknown>, base: string): ModelDtype | undefined {
@@ -294,6 +475,98 @@ export function resolveVariant(
   );
 }
 
+/** Whether bytes look like text (UTF-8 or ASCII without NUL or most control characters), not protobuf. */
+function looksLikeText(bytes: Uint8Array): boolean {
+  const head = bytes.subarray(0, 512);
+  let control = 0;
+  for (const b of head) {
+    if (b === 0) return false;
+    if (b < 9 || (b > 13 && b < 32)) control++;
+  }
+  return head.length > 0 && control <= head.length / 100;
+}
+
+/** The typed error for a graph file that could not be read or decoded (see {@link loadGraphFile}). */
+function graphFileError(file: string, error: unknown): NpovError {
+  if (error instanceof ModelFileError) return error;
+  if (error instanceof FileReadError)
+    return new ModelFileError(error.file, "unreadable", (error.cause as Error)?.message ?? error.message, error);
+  if (error instanceof FileFormatError) {
+    const issue = error.issues[0];
+    const message = issue?.message ?? error.message;
+    const where = issue?.file ?? file;
+    if (/index out of range|ends at \d+ but the file has/.test(message))
+      return new ModelFileError(
+        where,
+        "truncated",
+        `the file ends early (${message.replace(/^not an ONNX model: /, "")})`,
+        error,
+      );
+    let bytes: Uint8Array = new Uint8Array();
+    try {
+      bytes = readFileSync(where);
+    } catch {
+      // Unreadable now: report it as not ONNX with the decoder's message.
+    }
+    if (looksLikeText(bytes))
+      return new ModelFileError(where, "text", "it is a text file, not a binary ONNX model", error);
+    return new ModelFileError(
+      where,
+      "not-onnx",
+      `it is not an ONNX model (${message.replace(/^not an ONNX model: /, "")})`,
+      error,
+    );
+  }
+  return error instanceof NpovError ? error : new ModelFileError(file, "rejected", String(error), error);
+}
+
+/**
+ * The typed error for a graph file onnxruntime (or transformers.js) refused to load: what is wrong with the
+ * file when npov can tell (`empty`, `truncated`, `text`, `not-onnx`, `no-graph`), else `rejected` with
+ * onnxruntime's message. Reads the file only on this failure path.
+ */
+export function graphFileRejection(file: string, error: unknown): ModelFileError {
+  try {
+    loadGraphFile(file);
+  } catch (problem) {
+    if (problem instanceof ModelFileError) return problem;
+  }
+  return new ModelFileError(file, "rejected", `onnxruntime refused it: ${onnxruntimeMessage(error)}`, error);
+}
+
+/**
+ * Load an ONNX graph file of a model folder (with its external data), refusing what is not a usable graph.
+ * @throws ModelFileError: `empty`, `truncated`, `text`, `not-onnx`, `no-graph`, `unreadable`.
+ */
+export function loadGraphFile(file: string): ModelProto {
+  let size: number;
+  try {
+    size = statSync(file).size;
+  } catch (cause) {
+    throw new ModelFileError(file, "unreadable", (cause as Error).message, cause);
+  }
+  if (size === 0) throw new ModelFileError(file, "empty", "the file has 0 bytes");
+  let model: ModelProto;
+  try {
+    model = loadModel(file);
+  } catch (error) {
+    throw graphFileError(file, error);
+  }
+  if (model.graph === undefined || model.graph === null || (model.graph.node ?? []).length === 0)
+    throw new ModelFileError(
+      file,
+      looksLikeText(readFileSync(file)) ? "text" : "no-graph",
+      "it decodes as an ONNX message but holds no graph",
+    );
+  if ((model.opsetImport ?? []).length === 0)
+    throw new ModelFileError(
+      file,
+      "truncated",
+      "it declares no opset (ONNX files end with it: the end of the file is probably missing)",
+    );
+  return model;
+}
+
 /** How much larger a dtype's weights become in fp32 (npov differentiates fp32 graphs). */
 const WIDENING: Readonly<Record<ModelDtype, number>> = {
   fp32: 1,
@@ -334,19 +607,30 @@ function checkGraphSize(dir: string, onnxFiles: readonly string[], dtype: ModelD
  * with past inputs; legacy `decoder_model*.onnx`, the merged one with an `If` on `use_cache_branch`), then
  * normalise each graph for differentiation (`normalizeModel`): one fp32 graph per model part, without
  * cache, contrib ops, quantization or int32 ids.
- * @throws ModelNotFoundError when no file of the asked (or any) dtype exists; InvalidValueError on a bad dtype.
+ * A value written as a path (see {@link looksLikeModelPath}) is a folder or a MODEL_NOT_FOUND error with the
+ * resolved path: it is never looked up on the hub.
+ * @throws ModelNotFoundError when the folder or no file of the asked (or any) dtype exists;
+ * ModelFileError when a file exists but is broken (config.json, tokenizer.json, tokenizer_config.json, a
+ * graph: empty, truncated, not ONNX, invalid JSON, wrong field types, ...); ModelDownloadError when a hub
+ * id's files cannot be downloaded; InvalidValueError on a bad dtype.
  */
 export async function loadPretrained(idOrPath: string, options: PretrainedOptions = {}): Promise<PretrainedFiles> {
   if (options.dtype !== undefined && options.dtype !== "auto") parseModelDtype(options.dtype);
   const revision = options.revision ?? "main";
-  const local = localFolder(idOrPath);
+  const local = localModelFolder(idOrPath);
   const meta = local ?? (await hubFolder(idOrPath, ["config.json"], revision));
   if (!existsSync(join(meta, "config.json")))
     throw new ModelNotFoundError(
       idOrPath,
       "it has no config.json (a model id on the hub, or a folder in the transformers.js layout?).",
     );
-  const config = readJson(join(meta, "config.json"));
+  const config = readModelConfig(join(meta, "config.json"));
+  if (config.model_type === undefined && config.is_encoder_decoder === undefined)
+    throw new ModelFileError(
+      join(meta, "config.json"),
+      "missing-field",
+      'it has neither "model_type" (e.g. "t5", "gpt2", "llama") nor "is_encoder_decoder": npov cannot tell an encoder-decoder from a causal LM',
+    );
   const encoderDecoder = isEncoderDecoderConfig(config);
   const candidates = decoderCandidates(encoderDecoder, options.modelFileName);
   const asked = options.dtype === undefined || options.dtype === "auto" ? undefined : options.dtype;
@@ -379,7 +663,7 @@ export async function loadPretrained(idOrPath: string, options: PretrainedOption
     const cachedLayout = wanted.find((w) => w.files.every((f) => existsSync(join(cache, f))));
     if (cachedLayout !== undefined) found = { dir: cache, ...cachedLayout };
     for (const w of cachedLayout === undefined ? wanted : []) {
-      tried.push(...w.files);
+      pushAll(tried, w.files);
       const folder = await hubFolder(idOrPath, w.files, revision);
       if (w.files.every((f) => existsSync(join(folder, f)))) {
         found = { dir: folder, ...w };
@@ -401,7 +685,7 @@ export async function loadPretrained(idOrPath: string, options: PretrainedOption
   checkGraphSize(dir, onnxFiles, dtype);
   const normalization: Record<string, NormalizationReport> = {};
   const graph = (file: string) => {
-    const model = loadModel(join(dir, file));
+    const model = loadGraphFile(join(dir, file));
     if (options.normalize === false) return model;
     const r = normalizeModel(model, { file: join(dir, file) });
     normalization[file] = r.report;

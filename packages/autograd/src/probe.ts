@@ -5,7 +5,8 @@
  */
 import * as ort from "onnxruntime-node";
 import { evaluateDimExpression } from "./dims.js";
-import { cloneModel, encodeModel, type GraphProto, type ModelProto, num, valueInfo, valueInfoShape } from "./proto.js";
+import { cloneModel, type GraphProto, type ModelProto, num, valueInfo, valueInfoShape } from "./proto.js";
+import { createWeightFileSession } from "./weight-file.js";
 
 /** What a probe learned about a tensor. */
 export interface TensorFacts {
@@ -97,20 +98,102 @@ export async function probeTensors(
     wanted.push(name);
   }
   if (wanted.length === 0) return facts;
-  const copy = cloneModel(model);
-  const graph = copy.graph as GraphProto;
-  const existing = new Set(graph.output.map((o) => o.name));
-  for (const name of wanted) if (!existing.has(name)) graph.output.push(valueInfo(name));
-  // No graph optimizations: fusions may create kernels that only exist for float32, and a probe runs once.
-  const session = await ort.InferenceSession.create(encodeModel(copy), { graphOptimizationLevel: "disabled" });
+  const entry = probeSession(model, wanted);
   try {
-    const result = await session.run(feeds, wanted);
+    const result = await (await entry.session).run(feeds, wanted);
     for (const name of wanted) {
       const t = result[name];
       if (t !== undefined) facts.set(name, { elemType: ORT_TYPE[t.type] ?? 0, dims: t.dims.slice() });
     }
   } finally {
-    await session.release();
+    doneWith(entry);
   }
   return facts;
+}
+
+interface ProbeSession {
+  model: ModelProto;
+  key: string;
+  session: Promise<ort.InferenceSession>;
+  users: number;
+  /** Released once unused (a newer probe replaced it). */
+  stale: boolean;
+  pendingRelease: NodeJS.Immediate | undefined;
+}
+
+/**
+ * The latest probe's session, kept until the next turn of the event loop: graph cuts and gradient
+ * building probe the same model for the same tensors twice in a row (at two lengths), and a second
+ * session would parse and plan the whole graph again.
+ */
+let recent: ProbeSession | undefined;
+
+function probeSession(model: ModelProto, wanted: readonly string[]): ProbeSession {
+  // The model's shape in the key too: a caller that edits a model in place between two probes gets a new session.
+  const g = model.graph;
+  const shape = [
+    g?.node?.length,
+    g?.initializer?.length,
+    g?.node?.at(-1)?.output?.[0],
+    ...(g?.input ?? []).map((v) => v.name),
+  ];
+  const key = [...shape, ...wanted].join("\u0000");
+  if (recent !== undefined && recent.model === model && recent.key === key && !recent.stale) {
+    if (recent.pendingRelease !== undefined) clearImmediate(recent.pendingRelease);
+    recent.pendingRelease = undefined;
+    recent.users++;
+    return recent;
+  }
+  if (recent !== undefined) retire(recent);
+  const copy = cloneModel(model);
+  const graph = copy.graph as GraphProto;
+  const existing = new Set(graph.output.map((o) => o.name));
+  for (const name of wanted) if (!existing.has(name)) graph.output.push(valueInfo(name));
+  // No graph optimizations: fusions may create kernels that only exist for float32, and a probe runs once
+  // or twice (no weight prepacking either). The weights come from a weight file (see weight-file.ts): a
+  // session made from the model bytes would copy them several times, and glibc keeps much of that after
+  // the release.
+  const entry: ProbeSession = {
+    model,
+    key,
+    session: createWeightFileSession(copy, {
+      graphOptimizationLevel: "disabled",
+      intraOpNumThreads: 1,
+      interOpNumThreads: 1,
+      extra: { session: { disable_prepacking: "1" } },
+    }),
+    users: 1,
+    stale: false,
+    pendingRelease: undefined,
+  };
+  entry.session.catch(() => retire(entry));
+  recent = entry;
+  return entry;
+}
+
+/** One user of `entry` is done: release it on the next turn unless another probe of the same model reuses it. */
+function doneWith(entry: ProbeSession): void {
+  entry.users--;
+  if (entry.users > 0) return;
+  if (entry.stale) {
+    release(entry);
+    return;
+  }
+  entry.pendingRelease = setImmediate(() => retire(entry));
+  entry.pendingRelease.unref();
+}
+
+/** `entry` is no longer the reusable probe session: release it now, or when its last user is done. */
+function retire(entry: ProbeSession): void {
+  if (recent === entry) recent = undefined;
+  if (entry.stale) return;
+  entry.stale = true;
+  if (entry.pendingRelease !== undefined) clearImmediate(entry.pendingRelease);
+  entry.pendingRelease = undefined;
+  if (entry.users === 0) release(entry);
+}
+
+function release(entry: ProbeSession): void {
+  // A failed creation was reported to the probe that awaited it; a failed release frees nothing more.
+  entry.session.then((s) => s.release()).catch(() => undefined);
 }

@@ -45,7 +45,12 @@ export class GradientSession {
     options: GradientOptions & { sessionOptions?: ort.InferenceSession.SessionOptions },
   ): Promise<GradientSession> {
     const graph = await cachedGradientGraph(model, options);
-    const session = await ort.InferenceSession.create(encodeModel(graph.model), options.sessionOptions ?? {});
+    // onnxruntime would print its own warnings and kernel failures to stderr: npov reports them through
+    // typed errors instead (logSeverityLevel 4 = fatal only; the caller's options win).
+    const session = await ort.InferenceSession.create(encodeModel(graph.model), {
+      logSeverityLevel: 4,
+      ...options.sessionOptions,
+    });
     return new GradientSession(graph, session);
   }
 

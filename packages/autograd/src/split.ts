@@ -12,16 +12,21 @@
  * running the forward at batch 1 and at batch 2 (the batch-1 rows twice); a tensor that is neither (say a
  * shape with the batch size baked in) makes the build fail with {@link SplitVjpError}, and callers keep the
  * recompute path for that model. Tensors the backward only reads the shape of are stored as shapes.
+ *
+ * The built backward is then simplified with the same probes (see {@link foldReductionAxes} and
+ * {@link broadcastSavedTensors}): broadcast reductions get constant axes, and batch-1 activations that only
+ * meet the gradient in row-wise ops are broadcast instead of tiled. For the T5 of bench/salience that took
+ * the backward from ~2,900 to ~1,000 nodes (a third of them Identities onnxruntime removes) and no copies.
+ * The three graphs are loaded with their weights in a temporary external-data file (see weight-file.ts).
  */
 
-import { InvalidValueError, NpovError } from "@npov/core";
+import { InvalidValueError, maxOf, NpovError, pushAll } from "@npov/core";
 import * as ort from "onnxruntime-node";
 import { buildGradientGraph } from "./gradient.js";
 import { sampleFeeds } from "./probe.js";
 import {
   cloneModel,
   DataType,
-  encodeModel,
   type GraphProto,
   type ModelProto,
   makeTensor,
@@ -33,6 +38,7 @@ import {
   valueInfoShape,
 } from "./proto.js";
 import { pruneDeadNodes } from "./surgery.js";
+import { createWeightFileSession, WeightFile, withWeightFile } from "./weight-file.js";
 
 /** The graph cannot be split into one forward and batched backward passes; `reason` says why. */
 export class SplitVjpError extends NpovError {
@@ -63,7 +69,10 @@ export interface SavedTensor {
   source: "input" | "output";
   /** For `input` sources: the forward input's name. */
   input?: string;
-  /** Batch axis the backward repeats it along; undefined when it does not depend on the batch. */
+  /**
+   * Its batch axis (the backward repeats or broadcasts it along this axis to batch k); undefined when it
+   * does not depend on the batch.
+   */
   tileAxis: number | undefined;
 }
 
@@ -136,23 +145,33 @@ export function findLmHeadInput(model: ModelProto, logits = "logits"): string {
 
 type Values = Record<string, ort.Tensor>;
 
-/** Run `model` once returning the tensors `names` (graph optimizations off: a probe runs once). */
-async function runFor(model: ModelProto, names: string[], feeds: Values): Promise<Values> {
+/** Options of a probe session: graph optimizations and weight prepacking off (a probe runs once or twice). */
+const PROBE_SESSION: ort.InferenceSession.SessionOptions = {
+  graphOptimizationLevel: "disabled",
+  logSeverityLevel: 4,
+  intraOpNumThreads: 1,
+  interOpNumThreads: 1,
+  extra: { session: { disable_prepacking: "1" } },
+};
+
+/** Run `model` once per feed set (one session) returning the tensors `names` of each run. */
+async function runFor(model: ModelProto, names: string[], ...feedSets: Values[]): Promise<Values[]> {
   const copy = cloneModel(model);
   const graph = copy.graph as GraphProto;
   const inputs = new Set((graph.input as ValueInfoProto[]).map((v) => v.name));
   const existing = new Set((graph.output as ValueInfoProto[]).map((o) => o.name));
   const wanted = names.filter((n) => !inputs.has(n));
   for (const n of wanted) if (!existing.has(n)) graph.output.push(valueInfo(n));
-  const session = await ort.InferenceSession.create(encodeModel(copy), {
-    graphOptimizationLevel: "disabled",
-    logSeverityLevel: 4,
-  });
+  const session = await createWeightFileSession(copy, PROBE_SESSION);
   try {
-    const result = await session.run(feeds, wanted);
-    const out: Values = {};
-    for (const n of names) out[n] = inputs.has(n) ? (feeds[n] as ort.Tensor) : (result[n] as ort.Tensor);
-    return out;
+    const runs: Values[] = [];
+    for (const feeds of feedSets) {
+      const result = await session.run(feeds, wanted);
+      const out: Values = {};
+      for (const n of names) out[n] = inputs.has(n) ? (feeds[n] as ort.Tensor) : (result[n] as ort.Tensor);
+      runs.push(out);
+    }
+    return runs;
   } finally {
     await session.release();
   }
@@ -263,14 +282,17 @@ async function buildHeadModel(
     const n = producer.get(t);
     if (n === undefined) throw new SplitVjpError(`"${t}" has no producer`);
     keep.add(n);
-    stack.push(...n.input);
+    pushAll(stack, n.input);
   }
   // The head's widest product output (the logits) sets how many positions one head run may take.
   const products = (graph.node as NodeProto[])
     .filter((n) => keep.has(n) && (n.opType === "MatMul" || n.opType === "Gemm"))
     .map((n) => n.output[0] as string);
-  const probe = await runFor(model, [head, ...products], batchOneFeeds(model));
-  const vocab = Math.max(1, ...products.map((p) => (probe[p]?.dims.at(-1) as number | undefined) ?? 1));
+  const [probe] = (await runFor(model, [head, ...products], batchOneFeeds(model))) as [Values];
+  const vocab = maxOf(
+    products.map((p) => (probe[p]?.dims.at(-1) as number | undefined) ?? 1),
+    1,
+  );
   const h = probe[head] as ort.Tensor;
   const headInputs = [...usedInputs];
   for (const name of headInputs) {
@@ -325,8 +347,12 @@ async function buildHeadModel(
   };
   if (h.dims.length !== 3 || h.dims[0] !== 1 || (h.dims[1] as number) < 4)
     throw new SplitVjpError(`the LM head's input "${head}" has dims ${h.dims.join("x")}, not [batch, seq, hidden]`);
-  const all = (await runFor(differentiated.model, [headGrad], feeds([0, 1, 2, 3])))[headGrad] as ort.Tensor;
-  const part = (await runFor(differentiated.model, [headGrad], feeds([1, 3])))[headGrad] as ort.Tensor;
+  const [allRows, someRows] = (await runFor(differentiated.model, [headGrad], feeds([0, 1, 2, 3]), feeds([1, 3]))) as [
+    Values,
+    Values,
+  ];
+  const all = allRows[headGrad] as ort.Tensor;
+  const part = someRows[headGrad] as ort.Tensor;
   const width = h.dims[2] as number;
   const rowsOf = (t: ort.Tensor, rows: number[]) => {
     const d = t.data as Float32Array | Float64Array;
@@ -424,6 +450,11 @@ function planRemat(
  * @throws SplitVjpError when the head or an activation does not fit the scheme.
  */
 export async function buildSplitVjp(model: ModelProto, options: SplitVjpOptions): Promise<SplitVjp> {
+  // Every probe session of the build reads the weights from one file, written once.
+  return withWeightFile(() => buildSplit(model, options));
+}
+
+async function buildSplit(model: ModelProto, options: SplitVjpOptions): Promise<SplitVjp> {
   const loss = options.loss ?? "token_loss";
   const head = options.head ?? findLmHeadInput(model, options.logits ?? "logits");
   const { model: headModel, headGrad, headInputs, vocab } = await buildHeadModel(model, head, loss);
@@ -467,8 +498,7 @@ export async function buildSplitVjp(model: ModelProto, options: SplitVjpOptions)
   }
   const probeNames = [...referenced, head];
   const dimNames = (name: string, rank: number) => Array.from({ length: rank }, (_, k) => `${name}_d${k}`);
-  const v1 = await runFor(model, probeNames, one);
-  const v2 = await runFor(model, probeNames, two);
+  const [v1, v2] = (await runFor(model, probeNames, one, two)) as [Values, Values];
   const relation = new Map<string, number | null>();
   for (const name of probeNames) {
     const a = v1[name];
@@ -670,7 +700,7 @@ export async function buildSplitVjp(model: ModelProto, options: SplitVjpOptions)
   // Backward graph: the body's backward nodes, Tiles before first reads, shapes from the saved shapes.
   const ordered: NodeProto[] = [...bNodes];
   for (const n of backwardNodes) {
-    ordered.push(...(before.get(n) ?? []));
+    pushAll(ordered, before.get(n) ?? []);
     const node = replaced.get(n) ?? n;
     node.input = node.input.map((x) => rename.get(x) ?? x);
     ordered.push(node);
@@ -693,6 +723,9 @@ export async function buildSplitVjp(model: ModelProto, options: SplitVjpOptions)
     producerName: "npov split-vjp",
     graph: bGraph,
   });
+  const probeFeeds = await backwardProbeFeeds(model, forward, backward, { head, saved, upstream, batch });
+  await foldReductionAxes(backward, probeFeeds);
+  await broadcastSavedTensors(backward, probeFeeds, upstream, Object.values(body.gradients));
   // Saved tensors the pruned backward no longer reads are dropped (pruneDeadNodes removed their inputs).
   const kept = new Set((bGraph.input as ValueInfoProto[]).map((v) => v.name));
   // Saved tensors that are forward inputs must not be forward outputs too; the head input may be saved.
@@ -717,6 +750,213 @@ export async function buildSplitVjp(model: ModelProto, options: SplitVjpOptions)
   };
 }
 
+/**
+ * Backward feeds at two sizes (lengths 3 and 5, batches 2 and 3): the forward's saved tensors and a
+ * made-up upstream gradient, for the build-time checks of the backward graph below.
+ */
+async function backwardProbeFeeds(
+  model: ModelProto,
+  forward: ModelProto,
+  backward: ModelProto,
+  wiring: { head: string; saved: readonly SavedTensor[]; upstream: string; batch: string },
+): Promise<Values[]> {
+  const fInputs = new Set(((forward.graph as GraphProto).input as ValueInfoProto[]).map((v) => v.name));
+  const outputs = ((forward.graph as GraphProto).output as ValueInfoProto[]).map((o) => o.name);
+  const sizes = [
+    { length: 3, k: 2 },
+    { length: 5, k: 3 },
+  ];
+  const backwardFeeds: Values[] = [];
+  for (const { length, k } of sizes) {
+    const all = batchOneFeeds(model, length);
+    const feeds: Values = {};
+    for (const [name, t] of Object.entries(all)) if (fInputs.has(name)) feeds[name] = t;
+    const [f] = (await runFor(forward, outputs, feeds)) as [Values];
+    const h = f[wiring.head] as ort.Tensor;
+    const dims = [k, ...h.dims.slice(1)];
+    const size = dims.reduce((a, b) => a * b, 1);
+    const up = h.type === "float64" ? new Float64Array(size) : new Float32Array(size);
+    for (let i = 0; i < size; i++) up[i] = Math.sin(i + 1);
+    const b: Values = {
+      [wiring.upstream]: new ort.Tensor(h.type as "float32", up as Float32Array, dims),
+      [wiring.batch]: new ort.Tensor("int64", BigInt64Array.of(BigInt(k)), [1]),
+    };
+    for (const s of wiring.saved) {
+      const t = s.source === "input" ? all[s.input as string] : f[s.name];
+      if (t !== undefined) b[s.name] = t;
+    }
+    backwardFeeds.push(b);
+  }
+  const bInputs = new Set(((backward.graph as GraphProto).input as ValueInfoProto[]).map((v) => v.name));
+  for (const feeds of backwardFeeds) for (const name of Object.keys(feeds)) if (!bInputs.has(name)) delete feeds[name];
+  return backwardFeeds;
+}
+
+async function foldReductionAxes(backward: ModelProto, probeFeeds: readonly Values[]): Promise<void> {
+  const bGraph = backward.graph as GraphProto;
+  const producer = new Map<string, NodeProto>();
+  for (const n of bGraph.node as NodeProto[]) for (const o of n.output) producer.set(o, n);
+  const attr = (n: NodeProto, name: string, fallback: number) => {
+    const a = (n.attribute ?? []).find((x) => x.name === name);
+    return a === undefined ? fallback : Number(a.i ?? fallback);
+  };
+  // ReduceSum(g, Reshape(NonZero(mask), ...)) with keepdims and noop_with_empty_axes, as sumTo emits it.
+  const reductions = (bGraph.node as NodeProto[]).filter((n) => {
+    if (n.opType !== "ReduceSum" || attr(n, "keepdims", 1) !== 1 || attr(n, "noop_with_empty_axes", 0) !== 1)
+      return false;
+    const reshape = producer.get(n.input[1] ?? "");
+    return reshape?.opType === "Reshape" && producer.get(reshape.input[0] ?? "")?.opType === "NonZero";
+  });
+  if (reductions.length === 0) return;
+  const axesNames = [...new Set(reductions.map((n) => n.input[1] as string))];
+  const runs = await runFor(backward, axesNames, ...probeFeeds);
+  const folded = new Map<string, bigint[]>();
+  for (const name of axesNames) {
+    const [a, b] = runs.map((r) => r[name]);
+    if (a === undefined || b === undefined) continue;
+    const x = [...(a.data as BigInt64Array)];
+    const y = [...(b.data as BigInt64Array)];
+    if (x.length === y.length && x.every((v, i) => v === y[i])) folded.set(name, x);
+  }
+  const inits = bGraph.initializer as TensorProto[];
+  bGraph.node = (bGraph.node as NodeProto[]).map((n) => {
+    const axes = reductions.includes(n) ? folded.get(n.input[1] as string) : undefined;
+    if (axes === undefined) return n;
+    if (axes.length === 0)
+      return onnx.NodeProto.create({
+        opType: "Identity",
+        input: [n.input[0] as string],
+        output: n.output,
+        name: n.name,
+      });
+    const constant = `${n.input[1]}/folded`;
+    if (!inits.some((t) => t.name === constant))
+      inits.push(makeTensor(constant, BigInt64Array.from(axes), [axes.length]));
+    n.input[1] = constant;
+    return n;
+  });
+  pruneDeadNodes(bGraph);
+}
+
+/** Ops that act on each batch row alone (elementwise, broadcasting) or move axes without mixing them. */
+const ROW_WISE = new Set([
+  "Add",
+  "Sub",
+  "Mul",
+  "Div",
+  "Pow",
+  "Neg",
+  "Abs",
+  "Exp",
+  "Log",
+  "Sqrt",
+  "Reciprocal",
+  "Tanh",
+  "Sigmoid",
+  "Relu",
+  "Erf",
+  "Cast",
+  "Identity",
+  "Where",
+  "Greater",
+  "Less",
+  "GreaterOrEqual",
+  "LessOrEqual",
+  "Equal",
+  "And",
+  "Or",
+  "Not",
+  "Max",
+  "Min",
+  "Sum",
+  "Transpose",
+  "MatMul",
+]);
+
+/**
+ * Saved activations broadcast instead of tiled. The backward repeats each batch-dependent saved tensor k
+ * times (a Tile) so every op sees batch k; but most readers multiply it with the gradient (Mul, Div, Where,
+ * a MatMul over batch dimensions), where a batch-1 tensor broadcasts to the same values with no copy. Each
+ * Tile whose output reaches the gradient only through such row-wise ops is removed (its batch-1 input read
+ * directly); the result is checked on the probe feeds against the tiled graph (same gradients, same dims)
+ * and kept only if equal. At k = 1 the Tiles were plain copies of every saved tensor per run; at k > 1
+ * they were the backward's largest temporaries.
+ */
+async function broadcastSavedTensors(
+  backward: ModelProto,
+  probeFeeds: readonly Values[],
+  upstream: string,
+  gradients: readonly string[],
+): Promise<void> {
+  const graph = backward.graph as GraphProto;
+  const nodes = graph.node as NodeProto[];
+  const consumers = new Map<string, NodeProto[]>();
+  for (const n of nodes)
+    for (const x of n.input) {
+      const list = consumers.get(x) ?? [];
+      list.push(n);
+      consumers.set(x, list);
+    }
+  // Tensors with batch k: the upstream gradient and what is computed from it (shapes excepted).
+  const batched = new Set<string>([upstream]);
+  for (const n of nodes)
+    if (n.opType !== "Shape" && n.opType !== "Size" && n.input.some((x) => batched.has(x)))
+      for (const o of n.output) if (o) batched.add(o);
+  const outputs = new Set(gradients);
+  const removable = nodes.filter((tile) => {
+    if (tile.opType !== "Tile" || !(tile.output[0] ?? "").endsWith("/tiled")) return false;
+    // Every path from the tiled tensor must meet a batched tensor, through row-wise ops only.
+    const stack = [tile.output[0] as string];
+    const seen = new Set<string>();
+    while (stack.length > 0) {
+      const t = stack.pop() as string;
+      if (seen.has(t)) continue;
+      seen.add(t);
+      if (outputs.has(t)) return false;
+      for (const c of consumers.get(t) ?? []) {
+        if (!ROW_WISE.has(c.opType ?? "")) return false;
+        if (!c.input.some((x) => x !== t && batched.has(x))) pushAll(stack, c.output);
+      }
+    }
+    return true;
+  });
+  if (removable.length === 0) return;
+  const rename = new Map(removable.map((n) => [n.output[0] as string, n.input[0] as string]));
+  const candidate = cloneModel(backward);
+  const cGraph = candidate.graph as GraphProto;
+  cGraph.node = (cGraph.node as NodeProto[])
+    .filter((n) => !rename.has(n.output[0] ?? ""))
+    .map((n) => (n.input.some((x) => rename.has(x)) ? { ...n, input: n.input.map((x) => rename.get(x) ?? x) } : n))
+    .map((n) => onnx.NodeProto.create(n));
+  pruneDeadNodes(cGraph);
+  // The probe feeds may hold inputs the pruned candidate no longer reads.
+  const cInputs = new Set((cGraph.input as ValueInfoProto[]).map((v) => v.name));
+  const candidateFeeds = probeFeeds.map((f) => Object.fromEntries(Object.entries(f).filter(([n]) => cInputs.has(n))));
+  let tiled: Values[];
+  let broadcast: Values[];
+  try {
+    tiled = await runFor(backward, [...gradients], ...probeFeeds);
+    broadcast = await runFor(candidate, [...gradients], ...candidateFeeds);
+  } catch {
+    return; // onnxruntime refused the broadcast graph (shapes that only match when tiled): keep the Tiles
+  }
+  for (let r = 0; r < tiled.length; r++)
+    for (const g of gradients) {
+      const a = tiled[r]?.[g];
+      const b = broadcast[r]?.[g];
+      if (a === undefined || b === undefined || a.dims.join() !== b.dims.join()) return;
+      const x = a.data as Float32Array | Float64Array;
+      const y = b.data as Float32Array | Float64Array;
+      let scale = 0;
+      for (let i = 0; i < x.length; i++) scale = Math.max(scale, Math.abs(x[i] as number));
+      const tolerance = (x instanceof Float64Array ? 1e-12 : 1e-5) * scale;
+      for (let i = 0; i < x.length; i++) if (!(Math.abs((x[i] as number) - (y[i] as number)) <= tolerance)) return;
+    }
+  graph.node = cGraph.node;
+  graph.initializer = cGraph.initializer;
+  graph.input = cGraph.input;
+}
+
 const ONNX_TYPE: Record<string, number> = {
   float32: DataType.FLOAT,
   float64: DataType.DOUBLE,
@@ -738,12 +978,27 @@ export interface SplitForwardRun {
   saved: Values;
   /** Bytes of all saved activations. */
   bytes: number;
-  /** Bytes of the saved activations the backward repeats per seed (k seeds: k times this), for choosing k. */
+  /**
+   * Bytes of the saved activations that depend on the batch: a proxy for a backward pass's working memory
+   * per seed (k seeds: about k times this), for choosing k.
+   */
   tiledBytes: number;
 }
 
+/**
+ * Extra options of the LM-head session. Its graph reads the (tied) vocabulary projection twice: as exported
+ * (logits = h W^T) and transposed back for the backward (dh = dlogits W); constant folding would store that
+ * transposed copy and prepacking a packed copy of each, 3-4 copies of the largest weight in all. Without
+ * them onnxruntime fuses the transpose into the product (FusedMatMul) and reads the one mapped copy; the
+ * head runs once per example, on the seed rows only, so the packing it skips costs little.
+ */
+const HEAD_SESSION_EXTRA = {
+  session: { disable_prepacking: "1" },
+  optimization: { disable_specified_optimizers: "ConstantFolding" },
+};
+
 /** Byte budget of the head's [n, vocab] temporaries per head run (positions are processed in chunks). */
-const HEAD_MEMORY = 32 * 1024 * 1024;
+const HEAD_MEMORY = 8 * 1024 * 1024;
 
 /** A split VJP loaded in three onnxruntime sessions (forward, LM head, backward). */
 export class SplitVjpSession {
@@ -754,18 +1009,34 @@ export class SplitVjpSession {
     private readonly backwardSession: ort.InferenceSession,
   ) {}
 
-  /** Load the three graphs of `split` (a failure releases the sessions already made). */
+  /**
+   * Load the three graphs of `split` (a failure releases the sessions already made). The weights reach
+   * onnxruntime through a temporary external-data file (see `WeightFile`), so each session holds one copy
+   * of the weights it reads instead of the several that parsing model bytes leaves behind. The backward
+   * session always uses onnxruntime's CPU memory arena, whatever `sessionOptions` says: its many small
+   * per-node tensors, allocated with malloc one by one, fragmented the heap by up to 100 MB on a first
+   * batched run (bench/salience, 64 GPT-2 tokens), while the arena reuses one block across runs.
+   */
   static async create(
     split: SplitVjp,
     sessionOptions: ort.InferenceSession.SessionOptions = {},
   ): Promise<SplitVjpSession> {
     const made: ort.InferenceSession[] = [];
+    const weights = WeightFile.create();
     try {
-      for (const m of [split.forward, split.headModel, split.backward])
-        made.push(await ort.InferenceSession.create(encodeModel(m), sessionOptions));
+      made.push(await weights.createSession(split.forward, sessionOptions));
+      made.push(
+        await weights.createSession(split.headModel, {
+          ...sessionOptions,
+          extra: { ...sessionOptions.extra, ...HEAD_SESSION_EXTRA },
+        }),
+      );
+      made.push(await weights.createSession(split.backward, { ...sessionOptions, enableCpuMemArena: true }));
     } catch (error) {
       for (const s of made) await s.release();
       throw error;
+    } finally {
+      weights.dispose();
     }
     return new SplitVjpSession(
       split,
@@ -863,8 +1134,10 @@ export class SplitVjpSession {
         dims[1] as number,
         width,
       ]),
-      [this.split.batch]: new ort.Tensor("int64", BigInt64Array.of(BigInt(k)), [1]),
     };
+    // Read only by Tiles of saved tensors; a backward that broadcasts every one of them has no such input.
+    if (this.backwardSession.inputNames.includes(this.split.batch))
+      feeds[this.split.batch] = new ort.Tensor("int64", BigInt64Array.of(BigInt(k)), [1]);
     const names = Object.entries(this.split.gradients);
     const r = await this.backwardSession.run(
       feeds,

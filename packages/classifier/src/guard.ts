@@ -3,6 +3,8 @@
  * `guard.check(input, response)` -> allow or not, with per-error scores, thresholds and evidence.
  * Evidence is only given for a flagged error and only lists items that push the score up, so a reason
  * never disagrees with the verdict. Deterministic: the same input gives the same verdict.
+ * A guard fails closed: a response it cannot score (nothing to score, a detector error, a score that is
+ * not a number in [0, 1], a timeout) is blocked with a reason, unless its `onError` policy says "throw".
  * `loadGuard(config)` builds a guard from a stored configuration (guard.json) through a table of detector
  * methods (`BUILTIN_DETECTOR_METHODS`), which applications may extend with their own.
  */
@@ -10,8 +12,12 @@
 import { modelFileOptions } from "@npov/autograd";
 import {
   type ErrorDetector,
+  type ErrorScores,
   FileFormatError,
+  InvalidScoreError,
   InvalidValueError,
+  NotTextError,
+  NpovError,
   type NpovInput,
   readTextFile,
   splitSentences,
@@ -30,6 +36,7 @@ import {
   supportErrorDetector,
 } from "@npov/rouge";
 import { SalienceDetector, type SalienceVariant } from "@npov/salience";
+import { DetectorFailedError, GuardTimeoutError } from "./errors.js";
 import { loadStacked, stackedDetector } from "./stacked.js";
 import { YesNoClassifier } from "./yesno.js";
 
@@ -137,6 +144,16 @@ export async function createDetector(
   return factory(spec);
 }
 
+/**
+ * What a guard does when it cannot score a response (see {@link Guard.check}): `"block"` (the default)
+ * answers `{allow: false, error: true, reason}`; `"throw"` rethrows the typed error instead, for callers
+ * that handle failures themselves.
+ */
+export type GuardErrorPolicy = "block" | "throw";
+
+/** The error policies, for validation and help texts. */
+export const GUARD_ERROR_POLICIES: readonly GuardErrorPolicy[] = ["block", "throw"];
+
 /** The stored guard configuration (JSON). */
 export interface GuardConfig {
   format: "npov-guard/1";
@@ -145,10 +162,26 @@ export interface GuardConfig {
   thresholds: GuardThresholds;
   /** How the thresholds were chosen, e.g. `{ rule: "fpr<=0.05", data: "dev.jsonl", n: 400 }`. */
   calibration?: Record<string, unknown>;
+  /** What to do when a response cannot be scored; default "block" (fail closed). */
+  onError?: GuardErrorPolicy;
+  /** Longest wait for the detector in milliseconds (a positive integer); default: no limit. */
+  timeoutMs?: number;
 }
 
-export interface GuardVerdict {
+/** Why a guard could not score a response: the typed error's stable code and message (and field, if known). */
+export interface GuardFailure {
+  /** e.g. `NOTHING_TO_SCORE`, `EMPTY_TEXT`, `INVALID_SCORE`, `GUARD_TIMEOUT`, `DETECTOR_FAILED`, or the detector's own code. */
+  code: string;
+  message: string;
+  /** The field the error is about (e.g. `response`, `hallucination`), when known. */
+  path?: string;
+}
+
+/** The verdict on a scored response: allowed when neither score reaches its threshold. */
+export interface GuardScoredVerdict {
   allow: boolean;
+  /** `false`: the detector scored the response. */
+  error: false;
   hallucination: {
     score: number;
     threshold: number;
@@ -164,8 +197,35 @@ export interface GuardVerdict {
   detector: string;
 }
 
+/** The verdict on a response the guard could not score: always blocked, with the reason. */
+export interface GuardErrorVerdict {
+  allow: false;
+  /** `true`: the response was not scored; `reason` says why. */
+  error: true;
+  reason: GuardFailure;
+  detector: string;
+}
+
+/** A guard's answer; narrow on `error` to read scores (`false`) or the failure `reason` (`true`). */
+export type GuardVerdict = GuardScoredVerdict | GuardErrorVerdict;
+
 export interface Guard {
   readonly thresholds: GuardThresholds;
+  /**
+   * Check a response against the curated input.
+   *
+   * Throws (a developer error, whatever the policy): `input` is not a valid {@link NpovInput}
+   * (validateInput's NotTextError, EmptyTextError, NoArgumentsError, TooFewPerspectivesError,
+   * InvalidValueError, NothingToScoreError for an argument without a word) or `response` is not a string
+   * (NotTextError) -- the curated input and the call are the application's, not the model's.
+   *
+   * Fails closed on everything about the response and the detector: an empty response (EMPTY_TEXT), one
+   * with no word (NOTHING_TO_SCORE, also when the detector throws it, e.g. only stop words), a detector
+   * that throws (its NpovError's code, else DETECTOR_FAILED), a score that is not a finite number in
+   * [0, 1] (INVALID_SCORE), no answer within `timeoutMs` (GUARD_TIMEOUT). Under the default policy
+   * ("block") these give `{allow: false, error: true, reason: {code, message}}`; under "throw" the typed
+   * error is thrown.
+   */
   check(input: NpovInput, response: string): Promise<GuardVerdict>;
 }
 
@@ -192,23 +252,115 @@ function unsupportedSentences(response: string, words: UnsupportedSpan[]): Unsup
     .sort((a, b) => b.score - a.score || a.start - b.start);
 }
 
-/** Create a guard: flag hallucination when its score >= threshold, same for coverage. */
+// Sums of [0, 1] terms can land a rounding error outside the range; such scores are clamped, not refused.
+const SCORE_TOLERANCE = 1e-9;
+
+/** The detector's scores, checked: finite numbers in [0, 1]. @throws InvalidScoreError */
+function checkScores(r: unknown, detector: string): ErrorScores {
+  if (typeof r !== "object" || r === null) throw new InvalidScoreError(detector, "result", r);
+  const scores = r as ErrorScores;
+  for (const field of ["hallucination", "coverage"] as const) {
+    const v: unknown = scores[field];
+    if (typeof v !== "number" || !Number.isFinite(v) || v < -SCORE_TOLERANCE || v > 1 + SCORE_TOLERANCE)
+      throw new InvalidScoreError(detector, field, v);
+  }
+  return {
+    ...scores,
+    hallucination: Math.min(1, Math.max(0, scores.hallucination)),
+    coverage: Math.min(1, Math.max(0, scores.coverage)),
+  };
+}
+
+/**
+ * `work`, or a GuardTimeoutError after `ms`. A timer cannot interrupt synchronous work on this thread: it
+ * bounds waiting on asynchronous detectors (endpoint calls, a promise that never settles); the server's
+ * GuardPool enforces the limit on any detector by ending its worker thread.
+ */
+function withTimeout<T>(work: Promise<T>, ms: number | undefined, detector: string): Promise<T> {
+  if (ms === undefined) return work;
+  // A late failure of abandoned work must not surface as an unhandled rejection.
+  work.catch(() => undefined);
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new GuardTimeoutError(detector, ms)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Check an `onError` value. @throws InvalidValueError */
+export function checkErrorPolicy(value: unknown, path = "onError"): GuardErrorPolicy {
+  if (value === undefined) return "block";
+  if (typeof value !== "string" || !(GUARD_ERROR_POLICIES as readonly string[]).includes(value))
+    throw new InvalidValueError(path, `must be "block" or "throw", got ${JSON.stringify(value) ?? String(value)}.`);
+  return value as GuardErrorPolicy;
+}
+
+/** Check a `timeoutMs` value: undefined (no limit) or a positive integer. @throws InvalidValueError */
+export function checkTimeoutMs(value: unknown, path = "timeoutMs"): number | undefined {
+  if (value === undefined) return undefined;
+  // setTimeout holds at most 2^31 - 1 ms (about 24.8 days); beyond that it fires at once.
+  if (typeof value !== "number" || !Number.isInteger(value) || value <= 0 || value > 2 ** 31 - 1)
+    throw new InvalidValueError(
+      path,
+      `must be a whole number of milliseconds from 1 to 2147483647, got ${String(value)}.`,
+    );
+  return value;
+}
+
+/**
+ * Create a guard: flag hallucination when its score >= threshold, same for coverage. It fails closed (see
+ * {@link Guard.check}): `onError` ("block", the default, or "throw") decides what an unscorable response
+ * gives, `timeoutMs` bounds the wait for an asynchronous detector.
+ * @throws InvalidValueError for non-finite thresholds, an unknown `onError` or a bad `timeoutMs`
+ */
 export function createGuard(options: {
   detector: ErrorDetector;
   thresholds: GuardThresholds;
   maxEvidence?: number;
+  onError?: GuardErrorPolicy;
+  timeoutMs?: number;
 }): Guard {
   const thresholds = {
     hallucination: checkThreshold("hallucination", options.thresholds.hallucination),
     coverage: checkThreshold("coverage", options.thresholds.coverage),
   };
   const max = options.maxEvidence ?? 5;
+  const onError = checkErrorPolicy(options.onError);
+  const timeoutMs = checkTimeoutMs(options.timeoutMs);
+  const detector = options.detector;
+  const score = async (clean: NpovInput, response: string): Promise<{ text: string; r: ErrorScores }> => {
+    const text = validateResponse(response);
+    // Promise.resolve().then turns a detector that throws synchronously into a rejection like the rest.
+    const r = await withTimeout(
+      Promise.resolve().then(() => detector.detect(clean, text)),
+      timeoutMs,
+      detector.name,
+    );
+    return { text, r: checkScores(r, detector.name) };
+  };
   return {
     thresholds,
-    async check(input, response) {
+    async check(input, response): Promise<GuardVerdict> {
       const clean = validateInput(input);
-      const text = validateResponse(response);
-      const r = await options.detector.detect(clean, text);
+      if (typeof response !== "string") throw new NotTextError("response", response);
+      let scored: { text: string; r: ErrorScores };
+      try {
+        scored = await score(clean, response);
+      } catch (e) {
+        const error = e instanceof NpovError ? e : new DetectorFailedError(detector.name, e);
+        if (onError === "throw") throw error;
+        return {
+          allow: false,
+          error: true,
+          reason: {
+            code: error.code,
+            message: error.message,
+            ...(error.path === undefined ? {} : { path: error.path }),
+          },
+          detector: detector.name,
+        };
+      }
+      const { text, r } = scored;
       const hFlag = r.hallucination >= thresholds.hallucination;
       const cFlag = r.coverage >= thresholds.coverage;
       const words = hFlag
@@ -219,6 +371,7 @@ export function createGuard(options: {
         : [];
       return {
         allow: !hFlag && !cFlag,
+        error: false,
         hallucination: {
           score: r.hallucination,
           threshold: thresholds.hallucination,
@@ -234,7 +387,7 @@ export function createGuard(options: {
           flagged: cFlag,
           evidence: { uncoveredArguments: uncovered.slice(0, max) },
         },
-        detector: options.detector.name,
+        detector: detector.name,
       };
     },
   };
@@ -259,24 +412,42 @@ export function loadGuardConfig(file: string): GuardConfig {
   for (const k of ["hallucination", "coverage"] as const)
     if (typeof value.thresholds?.[k] !== "number" || !Number.isFinite(value.thresholds[k]))
       throw fail(`thresholds.${k}`, "must be a finite number");
+  for (const [field, check] of [
+    ["onError", checkErrorPolicy],
+    ["timeoutMs", checkTimeoutMs],
+  ] as const)
+    try {
+      check(value[field], field);
+    } catch (e) {
+      if (e instanceof InvalidValueError) throw fail(field, e.message.slice(field.length + 2));
+      throw e;
+    }
   return value;
 }
 
 /**
  * A guard from a stored configuration: a guard.json path (loaded and validated with
  * {@link loadGuardConfig}) or a config object; its detector is built from `methods` (default: the built-in
- * methods; pass an extended table for methods of your own).
+ * methods; pass an extended table for methods of your own). `onError` and `timeoutMs` come from the config
+ * unless given here.
  * @throws FileReadError, FileFormatError, InvalidValueError
  */
 export async function loadGuard(
   config: GuardConfig | string,
-  options: { methods?: DetectorMethods; maxEvidence?: number } = {},
+  options: { methods?: DetectorMethods; maxEvidence?: number; onError?: GuardErrorPolicy; timeoutMs?: number } = {},
 ): Promise<Guard> {
   const value = typeof config === "string" ? loadGuardConfig(config) : config;
+  const onError = options.onError ?? value.onError;
+  const timeoutMs = options.timeoutMs ?? value.timeoutMs;
+  // Check the policy before loading models, so a typo fails fast.
+  checkErrorPolicy(onError);
+  checkTimeoutMs(timeoutMs);
   const detector = await createDetector(value.detector, options.methods);
   return createGuard({
     detector,
     thresholds: value.thresholds,
     ...(options.maxEvidence === undefined ? {} : { maxEvidence: options.maxEvidence }),
+    ...(onError === undefined ? {} : { onError }),
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
   });
 }

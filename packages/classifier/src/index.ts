@@ -4,6 +4,7 @@
  * @packageDocumentation
  */
 
+export * from "./errors.js";
 export * from "./guard.js";
 export * from "./softprompt.js";
 export * from "./softprompt-file.js";

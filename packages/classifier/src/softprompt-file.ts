@@ -37,11 +37,13 @@ export function loadSoftPrompt(file: string): SoftPrompt {
     if (e instanceof SyntaxError) throw fail(`invalid JSON: ${e.message}`);
     throw e;
   }
-  if (value.format !== "npov-soft-prompt/1") throw fail('not a soft-prompt file (format "npov-soft-prompt/1")');
+  if (value === null || typeof value !== "object" || value.format !== "npov-soft-prompt/1")
+    throw fail('not a soft-prompt file (format "npov-soft-prompt/1")');
   const { length, dim } = value;
   if (!Number.isInteger(length) || !Number.isInteger(dim) || (length as number) < 1 || (dim as number) < 1)
     throw fail("length and dim must be positive integers");
-  const bytes = Buffer.from(value.vectors ?? "", "base64");
+  if (typeof value.vectors !== "string") throw fail("vectors must be a base64 string");
+  const bytes = Buffer.from(value.vectors, "base64");
   if (bytes.length !== (length as number) * (dim as number) * 4)
     throw fail(`vectors hold ${bytes.length} bytes, expected ${(length as number) * (dim as number) * 4}`);
   const vectors = new Float32Array(new Uint8Array(bytes).buffer);

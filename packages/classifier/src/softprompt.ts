@@ -6,18 +6,19 @@
  * up to 20K steps, with periodic dev ROC AUC and early stopping on it.
  */
 import { createHash } from "node:crypto";
-import { Adam, encodeModel, GradientSession, withModelContext } from "@npov/autograd";
+import { Adam, encodeModel, GradientSession, requireRepresentable, withModelContext } from "@npov/autograd";
 import {
   type ClassifierTask,
   classifierPrompt,
   createRng,
+  InvalidScoreError,
   InvalidValueError,
   type NpovExample,
   rocAuc,
 } from "@npov/core";
 import * as ort from "onnxruntime-node";
 import type { SoftPrompt } from "./softprompt-file.js";
-import { answerLogits, type EmbeddingModel, prepareBatch, probabilityNo, runModel } from "./yesno.js";
+import { answerLogits, type EmbeddingModel, encodePrompt, prepareBatch, probabilityNo, runModel } from "./yesno.js";
 
 export interface TuneOptions {
   task: ClassifierTask;
@@ -42,6 +43,12 @@ export interface TuneOptions {
   onProgress?: (p: { step: number; steps: number; loss: number; lr: number; devAuc?: number }) => void;
   /** Model id or path, recorded in the file's metadata. */
   modelName?: string;
+  /**
+   * Examples whose argument or response words the tokenizer cannot represent (see `YesNoOptions`):
+   * `"error"` (default) refuses them with a typed `UNREPRESENTABLE_TEXT` error naming the example;
+   * `"score"` trains on them anyway.
+   */
+  unrepresentableText?: "error" | "score";
 }
 
 export interface TuneResult {
@@ -57,17 +64,34 @@ interface Item {
   error: boolean;
 }
 
-function items(em: EmbeddingModel, examples: readonly NpovExample[], task: ClassifierTask): Item[] {
+/**
+ * The labelled examples as token ids, each checked before training starts: its prompt (with `softLength`
+ * soft-prompt vectors) fits the model's context, and -- unless `unrepresentable` is "score" -- the
+ * tokenizer represents its argument and response words.
+ * @throws ContextTooLongError, UnrepresentableTextError
+ */
+function items(
+  em: EmbeddingModel,
+  examples: readonly NpovExample[],
+  task: ClassifierTask,
+  softLength: number,
+  set: string,
+  unrepresentable: "error" | "score",
+): Item[] {
   const out: Item[] = [];
-  for (const e of examples) {
+  examples.forEach((e, i) => {
     const label = e.labels?.[task];
-    if (label === undefined) continue;
-    out.push({
-      ids: em.files.tokenizer.encode(classifierPrompt(e.input, e.response, task)) as number[],
-      target: label ? em.labels.no : em.labels.yes,
-      error: label,
-    });
-  }
+    if (label === undefined) return;
+    const ids = encodePrompt(em, classifierPrompt(e.input, e.response, task), softLength);
+    if (unrepresentable === "error")
+      requireRepresentable(em.files.dir, em.files.tokenizer, [
+        ...e.input.perspectives.flatMap((p, k) =>
+          p.arguments.map((a, j) => ({ path: `${set}[${i}].input.perspectives[${k}].arguments[${j}]`, text: a.text })),
+        ),
+        { path: `${set}[${i}].response`, text: e.response },
+      ]);
+    out.push({ ids, target: label ? em.labels.no : em.labels.yes, error: label });
+  });
   return out;
 }
 
@@ -126,8 +150,11 @@ export async function tuneSoftPrompt(
   const warmupSteps = Math.min(options.warmupSteps ?? 500, Math.floor(steps / 10));
   for (const [name, v] of Object.entries({ length, steps, batchSize, evalEvery, patience }))
     if (!Number.isInteger(v) || v < 1) throw new InvalidValueError(name, "must be a positive integer.");
-  const trainItems = items(em, train, options.task);
-  const devItems = items(em, dev, options.task);
+  const unrepresentable = options.unrepresentableText ?? "error";
+  if (unrepresentable !== "error" && unrepresentable !== "score")
+    throw new InvalidValueError("unrepresentableText", 'must be "error" or "score".');
+  const trainItems = items(em, train, options.task, length, "train", unrepresentable);
+  const devItems = items(em, dev, options.task, length, "dev", unrepresentable);
   if (trainItems.length === 0) throw new InvalidValueError("train", `no examples labelled for ${options.task}.`);
   const rng = createRng(options.seed ?? 0);
 
@@ -177,6 +204,8 @@ export async function tuneSoftPrompt(
       batch.map((x) => x.target),
       soft,
     );
+    // A NaN loss (a NaN weight, an overflow) would turn every vector NaN: stop with a typed error instead.
+    if (!Number.isFinite(loss)) throw new InvalidScoreError("soft-prompt tuning", `loss at step ${step}`, loss);
     const { lr: used } = adam.update(new Map([["soft", gradient]]));
     const entry: TuneResult["history"][number] = { step, loss };
     if (canEvaluate && (step % evalEvery === 0 || step === steps)) {

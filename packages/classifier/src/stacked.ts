@@ -7,6 +7,7 @@ import {
   type ErrorDetector,
   type ErrorScores,
   FileFormatError,
+  InvalidScoreError,
   InvalidValueError,
   type LogisticModel,
   logisticProbability,
@@ -113,17 +114,27 @@ export async function trainStacked(
   return { format: "npov-stacked/1", hallucination: fit("hallucination"), coverage: fit("coverage") };
 }
 
-/** The stacked classifier as an ErrorDetector over its feature sources. */
+/**
+ * The stacked classifier as an ErrorDetector over its feature sources.
+ * @throws InvalidScoreError when a source gives a non-finite feature or the model a non-finite probability
+ * (never a NaN score, which a threshold would read as "no error").
+ */
 export function stackedDetector(model: StackedModel, sources: readonly ErrorDetector[]): ErrorDetector {
   return {
     name: "stacked",
     async detect(input: NpovInput, response: string): Promise<ErrorScores> {
       const features = await collectFeatures(sources, input, response);
+      for (const [name, value] of Object.entries(features))
+        if (!Number.isFinite(value)) throw new InvalidScoreError("stacked", `feature ${name}`, value);
       // Evidence comes from the first source that has it (e.g. ROUGE's uncovered arguments).
       const first = await sources[0]?.detect(input, response);
+      const hallucination = predictLogistic(model.hallucination, features);
+      const coverage = predictLogistic(model.coverage, features);
+      if (!Number.isFinite(hallucination)) throw new InvalidScoreError("stacked", "hallucination", hallucination);
+      if (!Number.isFinite(coverage)) throw new InvalidScoreError("stacked", "coverage", coverage);
       return {
-        hallucination: predictLogistic(model.hallucination, features),
-        coverage: predictLogistic(model.coverage, features),
+        hallucination,
+        coverage,
         ...(first?.uncoveredArguments ? { uncoveredArguments: first.uncoveredArguments } : {}),
         ...(first?.unsupportedSpans ? { unsupportedSpans: first.unsupportedSpans } : {}),
         features,
@@ -136,16 +147,50 @@ export function saveStacked(file: string, model: StackedModel): void {
   writeFileAtomic(file, `${JSON.stringify(model, null, 2)}\n`);
 }
 
+/**
+ * Load and check a stacked-model file: both logistic models must list their features (strings) with as
+ * many finite means, positive standard deviations and finite weights, and a finite bias.
+ * @throws FileReadError, FileFormatError (every problem found, with its field)
+ */
 export function loadStacked(file: string): StackedModel {
   let value: StackedModel;
   try {
-    value = JSON.parse(readTextFile(file));
+    value = JSON.parse(readTextFile(file).replace(/^\uFEFF/, ""));
   } catch (e) {
     if (e instanceof SyntaxError)
       throw new FileFormatError([{ file, line: undefined, field: "", message: `invalid JSON: ${e.message}` }]);
     throw e;
   }
-  if (value.format !== "npov-stacked/1")
+  if (value === null || typeof value !== "object" || (value as { format?: unknown }).format !== "npov-stacked/1")
     throw new FileFormatError([{ file, line: undefined, field: "format", message: 'expected "npov-stacked/1"' }]);
+  const issues: Array<{ file: string; line: undefined; field: string; message: string }> = [];
+  const issue = (field: string, message: string) => issues.push({ file, line: undefined, field, message });
+  for (const type of ["hallucination", "coverage"] as const) {
+    const m = (value as unknown as Record<string, unknown>)[type] as Record<string, unknown> | undefined;
+    if (m === null || typeof m !== "object") {
+      issue(type, "missing: expected a logistic model {features, mean, std, weights, bias}");
+      continue;
+    }
+    const features = m.features;
+    if (!Array.isArray(features) || !features.every((f) => typeof f === "string")) {
+      issue(`${type}.features`, "expected a list of feature names");
+      continue;
+    }
+    const numbers = (key: string, ok: (x: number) => boolean, what: string) => {
+      const xs = m[key];
+      if (!Array.isArray(xs) || xs.length !== features.length)
+        issue(`${type}.${key}`, `expected ${features.length} numbers (one per feature)`);
+      else {
+        const bad = xs.findIndex((x) => typeof x !== "number" || !ok(x));
+        if (bad >= 0) issue(`${type}.${key}[${bad}]`, `expected ${what}, found ${JSON.stringify(xs[bad])}`);
+      }
+    };
+    numbers("mean", Number.isFinite, "a finite number");
+    numbers("std", (x) => Number.isFinite(x) && x > 0, "a positive number");
+    numbers("weights", Number.isFinite, "a finite number");
+    if (typeof m.bias !== "number" || !Number.isFinite(m.bias))
+      issue(`${type}.bias`, `expected a finite number, found ${JSON.stringify(m.bias)}`);
+  }
+  if (issues.length > 0) throw new FileFormatError(issues);
   return value;
 }

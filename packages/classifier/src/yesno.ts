@@ -9,25 +9,34 @@
  */
 import {
   embeddingGraph,
+  encodeForContext,
   encodeModel,
   feedsFor,
   loadPretrained,
+  type ModelContext,
   type ModelDtype,
   type ModelProto,
   ModelRunError,
   maxPositions,
+  modelContext,
   type PretrainedFiles,
+  requireRepresentable,
   withModelContext,
 } from "@npov/autograd";
 import {
   type ClassifierTask,
+  ContextTooLongError,
   classifierPrompt,
   type ErrorDetector,
   type ErrorScores,
+  InvalidScoreError,
   InvalidValueError,
+  maxOf,
   NpovError,
   type NpovInput,
   repoPath,
+  validateInput,
+  validateResponse,
 } from "@npov/core";
 import * as ort from "onnxruntime-node";
 import { loadSoftPrompt, type SoftPrompt } from "./softprompt-file.js";
@@ -54,6 +63,18 @@ export interface YesNoOptions {
   labels?: { yes: string; no: string };
   /** onnxruntime session options (threads, execution providers, ...). */
   sessionOptions?: ort.InferenceSession.SessionOptions;
+  /**
+   * Argument or response words the tokenizer cannot represent (characters it maps to its unknown token,
+   * no byte fallback). `"error"` (default): `detect` and `scoreBatch` throw a typed `UNREPRESENTABLE_TEXT`
+   * error listing them, since the model would judge text it never saw; `"score"`: score anyway.
+   */
+  unrepresentableText?: "error" | "score";
+  /**
+   * Most tokens one row may hold, replacing the context config.json and tokenizer_config.json declare
+   * (for a model whose files understate what its graph reads); the attention-memory cap still applies.
+   * Default: the declared context (see @npov/autograd `modelContext`).
+   */
+  context?: number;
 }
 
 /** The label tokens and their teacher-forced common prefix. */
@@ -72,6 +93,11 @@ export interface EmbeddingModel {
   labels: LabelTokens;
   /** The graph's input names (models differ in whether they read masks or positions). */
   inputNames: ReadonlySet<string>;
+  /**
+   * The most tokens one row may hold (see @npov/autograd `modelContext`): soft prompt + prompt on the
+   * encoder side of an encoder-decoder; soft prompt + prompt + label prefix for a causal LM.
+   */
+  context: ModelContext;
 }
 
 function commonPrefix(a: number[], b: number[]): number {
@@ -110,7 +136,13 @@ export function labelTokens(files: PretrainedFiles, labels = { yes: "YES}", no: 
 /** Load a model and prepare the inputs_embeds graph with a per-token loss (used by scoring and tuning). */
 export async function loadEmbeddingModel(
   idOrPath: string,
-  options: { dtype?: ModelDtype | "auto"; modelFileName?: string; labels?: { yes: string; no: string } } = {},
+  options: {
+    dtype?: ModelDtype | "auto";
+    modelFileName?: string;
+    labels?: { yes: string; no: string };
+    /** See {@link YesNoOptions.context}. */
+    context?: number;
+  } = {},
 ): Promise<EmbeddingModel> {
   const files = await loadPretrained(idOrPath, {
     dtype: options.dtype ?? "auto",
@@ -124,7 +156,30 @@ export async function loadEmbeddingModel(
     table: { data: graph.table.data as Float32Array, dim: graph.table.dim },
     labels: labelTokens(files, options.labels),
     inputNames: graph.inputNames,
+    context: modelContext(files.config, files.tokenizer, options.context),
   };
+}
+
+/** Tokens a row holds besides the prompt: the soft prompt, and for a causal LM the label prefix. */
+function overhead(em: EmbeddingModel, softLength: number): number {
+  return softLength + (em.files.encoderDecoder ? 0 : em.labels.prefix.length);
+}
+
+/**
+ * The token ids of a classifier prompt, refused before any long tokenization when the row (with
+ * `softLength` soft-prompt vectors) would exceed the model's context.
+ * @throws ContextTooLongError
+ */
+export function encodePrompt(em: EmbeddingModel, prompt: string, softLength = 0): number[] {
+  const { tokens, source } = em.context;
+  return encodeForContext(em.files.tokenizer, prompt, {
+    limit: tokens,
+    reserved: overhead(em, softLength),
+    addSpecialTokens: true,
+    model: em.files.dir,
+    what: "the classifier prompt",
+    source,
+  });
 }
 
 /** A batch of prompts, padded, with optional soft-prompt vectors prepended to each. */
@@ -149,6 +204,23 @@ export function prepareBatch(
   const { files, table, labels } = em;
   const d = table.dim;
   const p = soft === undefined ? 0 : soft.length / d;
+  const rowsOfTable = Math.floor(table.data.length / d);
+  promptIds.forEach((ids, r) => {
+    const length = ids.length + overhead(em, p);
+    if (length > em.context.tokens)
+      throw new ContextTooLongError(
+        files.dir,
+        length,
+        em.context.tokens,
+        `row ${r} is too long (the limit comes from ${em.context.source}); shorten the prompt`,
+      );
+    const bad = ids.findIndex((id) => !Number.isInteger(id) || id < 0 || id >= rowsOfTable);
+    if (bad >= 0)
+      throw new InvalidValueError(
+        `promptIds[${r}][${bad}]`,
+        `token id ${ids[bad]} is not in the model's vocabulary (0..${rowsOfTable - 1}).`,
+      );
+  });
   const pad = Number(files.config.pad_token_id ?? 0);
   const b = promptIds.length;
   const i64 = (values: number[], dims: number[]) =>
@@ -164,7 +236,7 @@ export function prepareBatch(
     return out;
   };
   if (files.encoderDecoder) {
-    const width = p + Math.max(...promptIds.map((x) => x.length));
+    const width = p + maxOf(promptIds.map((x) => x.length));
     const ids = promptIds.flatMap((x) => [
       ...new Array(p).fill(pad),
       ...x,
@@ -197,7 +269,7 @@ export function prepareBatch(
   }
   // Causal: [soft prompt] prompt ids + label prefix, right-padded; the answer is read after the last real token.
   const rows = promptIds.map((x) => [...x, ...labels.prefix]);
-  const width = p + Math.max(...rows.map((x) => x.length));
+  const width = p + maxOf(rows.map((x) => x.length));
   const ids = rows.flatMap((x) => [...new Array(p).fill(pad), ...x, ...new Array(width - p - x.length).fill(pad)]);
   const mask = rows.flatMap((x) => [...new Array(p + x.length).fill(1), ...new Array(width - p - x.length).fill(0)]);
   const answer = rows.map((x) => p + x.length - 1);
@@ -287,6 +359,7 @@ export class YesNoClassifier implements ErrorDetector {
     readonly tasks: ClassifierTask[],
     private readonly soft: Partial<Record<ClassifierTask, SoftPrompt>>,
     private readonly batchSize: number,
+    private readonly unrepresentableText: "error" | "score",
   ) {}
 
   /** Load a model folder or id (default: the shipped models/npov-cls). */
@@ -301,6 +374,9 @@ export class YesNoClassifier implements ErrorDetector {
     const batchSize = options.batchSize ?? 8;
     if (!Number.isInteger(batchSize) || batchSize < 1)
       throw new InvalidValueError("batchSize", "must be a positive integer.");
+    const unrepresentableText = options.unrepresentableText ?? "error";
+    if (unrepresentableText !== "error" && unrepresentableText !== "score")
+      throw new InvalidValueError("unrepresentableText", 'must be "error" or "score".');
     const em = await loadEmbeddingModel(idOrPath, options);
     const soft: Partial<Record<ClassifierTask, SoftPrompt>> = {};
     const option = options.softPrompt;
@@ -323,24 +399,55 @@ export class YesNoClassifier implements ErrorDetector {
       // onnxruntime logs kernel failures to stderr itself; npov rethrows them as typed errors instead.
       ort.InferenceSession.create(encodeModel(em.model), { logSeverityLevel: 4, ...options.sessionOptions }),
     );
-    return new YesNoClassifier(em, session, tasks, soft, batchSize);
+    return new YesNoClassifier(em, session, tasks, soft, batchSize, unrepresentableText);
   }
 
-  /** Logits of YES and NO for prompts (batched, padded); `soft` prepends soft-prompt vectors. */
+  /**
+   * Logits of YES and NO for prompts (batched, padded); `soft` prepends soft-prompt vectors.
+   * @throws ContextTooLongError when a prompt exceeds the model's context (`em.context`).
+   */
   async labelLogits(prompts: string[], soft?: Float32Array): Promise<Array<{ yes: number; no: number }>> {
-    const tok = this.em.files.tokenizer;
-    const ids = prompts.map((p) => tok.encode(p) as number[]);
+    const softLength = soft === undefined ? 0 : soft.length / this.em.table.dim;
+    const ids = prompts.map((p) => encodePrompt(this.em, p, softLength));
     return answerLogits(this.session, this.em, ids, soft, this.batchSize);
   }
 
-  /** P(NO) for each example and task. */
+  /**
+   * P(NO) for each example and task.
+   * @throws ContextTooLongError (a prompt over the model's context), UnrepresentableTextError (argument or
+   * response words the tokenizer maps to its unknown token; see {@link YesNoOptions.unrepresentableText}),
+   * InvalidScoreError (a non-finite probability: the model computes NaN, e.g. from a NaN weight).
+   */
   async scoreBatch(
     examples: ReadonlyArray<{ input: NpovInput; response: string }>,
     task: ClassifierTask,
   ): Promise<number[]> {
-    const prompts = examples.map((e) => classifierPrompt(e.input, e.response, task));
-    const logits = await this.labelLogits(prompts, this.soft[task]?.vectors);
-    return logits.map((l) => probabilityNo(l.yes, l.no));
+    const clean = examples.map((e, i) => ({
+      input: validateInput(e.input, examples.length === 1 ? "input" : `examples[${i}].input`),
+      response: validateResponse(e.response, examples.length === 1 ? "response" : `examples[${i}].response`),
+    }));
+    const prompts = clean.map((e) => classifierPrompt(e.input, e.response, task));
+    const soft = this.soft[task]?.vectors;
+    const softLength = soft === undefined ? 0 : soft.length / this.em.table.dim;
+    // Lengths first (bounded work on huge texts), then what the tokenizer cannot represent.
+    const ids = prompts.map((p) => encodePrompt(this.em, p, softLength));
+    if (this.unrepresentableText === "error")
+      clean.forEach((e, i) => {
+        const at = examples.length === 1 ? "" : `examples[${i}].`;
+        requireRepresentable(this.em.files.dir, this.em.files.tokenizer, [
+          ...e.input.perspectives.flatMap((p, k) =>
+            p.arguments.map((a, j) => ({ path: `${at}perspectives[${k}].arguments[${j}]`, text: a.text })),
+          ),
+          { path: `${at}response`, text: e.response },
+        ]);
+      });
+    const logits = await answerLogits(this.session, this.em, ids, soft, this.batchSize);
+    return logits.map((l, i) => {
+      const p = probabilityNo(l.yes, l.no);
+      if (!Number.isFinite(p))
+        throw new InvalidScoreError(this.name, examples.length === 1 ? task : `examples[${i}].${task}`, p);
+      return p;
+    });
   }
 
   /** Error scores of one example; a task this classifier does not run scores NaN-free 0 and says so in features. */

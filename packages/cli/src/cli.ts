@@ -22,6 +22,9 @@ import { registerSynth } from "./commands/synth.js";
 import { registerTrain } from "./commands/train.js";
 import { registerVectors } from "./commands/vectors.js";
 import { registerWorker } from "./commands/worker.js";
+import { describeUnexpected, EXIT_CODES } from "./unexpected.js";
+
+export { describeUnexpected, EXIT_CODES };
 
 /** Build the program (exported so tests can inspect commands). */
 export function buildProgram(): Command {
@@ -56,7 +59,10 @@ export function buildProgram(): Command {
   return program;
 }
 
-/** Run the CLI; returns the process exit code (0 ok, 1 unexpected failure, 2 bad input or usage). */
+/**
+ * Run the CLI; returns the process exit code: 0 ok, 1 unexpected internal error, 2 bad input or usage
+ * (see {@link EXIT_CODES}); a command may choose others (`guard --exit-code` 3, Ctrl-C 130).
+ */
 export async function main(argv: string[]): Promise<number> {
   const program = buildProgram();
   try {
@@ -66,15 +72,13 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof CommanderError) {
       // Help and version exit with code 0; commander already printed the reason otherwise.
-      return error.exitCode === 0 ? 0 : 2;
+      return error.exitCode === 0 ? EXIT_CODES.ok : EXIT_CODES.usage;
     }
     if (error instanceof NpovError) {
       process.stderr.write(`npov: ${error.message.split("\n").join("; ")} [${error.code}]\n`);
-      return 2;
+      return EXIT_CODES.usage;
     }
-    process.stderr.write(
-      `npov: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
-    return 1;
+    process.stderr.write(describeUnexpected(error));
+    return EXIT_CODES.internal;
   }
 }

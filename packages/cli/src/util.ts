@@ -4,8 +4,15 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import type { NpovExample, NpovInput } from "@npov/core";
 import {
+  checkOutputPath,
+  ensureDirectory,
   FileFormatError,
+  FileWriteError,
+  fileWriteError,
   InvalidValueError,
+  jsonDepth,
+  MAX_JSON_DEPTH,
+  maxOf,
   NpovError,
   readExamples,
   readJsonFile,
@@ -131,9 +138,13 @@ export function readDataset(file: string): NpovExample[] {
       value = JSON.parse(text);
     } catch (e) {
       throw fail(
-        `starts like a JSON array but is not valid JSON (${(e as Error).message}); give JSON Lines, one example per line`,
+        `starts like a JSON array but is not valid JSON (${(e as Error).message.slice(0, 300)}); give JSON Lines, one example per line`,
       );
     }
+    if (!Array.isArray(value))
+      throw fail("starts with [ but is not a JSON array; give JSON Lines, one example per line");
+    if (jsonDepth(value) > MAX_JSON_DEPTH)
+      throw fail(`arrays or objects nested more than ${MAX_JSON_DEPTH} levels deep`);
     const items = value as unknown[];
     const issues: Array<{ file: string; line: undefined; field: string; message: string }> = [];
     const examples: NpovExample[] = [];
@@ -177,16 +188,131 @@ export function parseList<T extends string>(value: string, allowed: readonly T[]
   return items as T[];
 }
 
-/** Parse an integer option. */
-export function parseInteger(value: string, option: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n)) throw new UsageError(`${option} must be an integer, got "${value}".`);
+/** The accepted range of a numeric option (inclusive bounds unless marked exclusive). */
+export interface NumberRange {
+  min?: number;
+  max?: number;
+  /** The value must be greater than `min`, not equal to it. */
+  minExclusive?: boolean;
+  /** The value must be smaller than `max`, not equal to it. */
+  maxExclusive?: boolean;
+}
+
+/** "an integer from 1 to 1000", "a number > 0", ...: what an option accepts, for messages and --help. */
+export function describeRange(kind: "integer" | "number", range: NumberRange = {}): string {
+  const { min, max, minExclusive, maxExclusive } = range;
+  const noun = kind === "integer" ? "an integer" : "a number";
+  if (min !== undefined && max !== undefined && !minExclusive && !maxExclusive) return `${noun} from ${min} to ${max}`;
+  const parts: string[] = [];
+  if (min !== undefined) parts.push(`${minExclusive ? ">" : ">="} ${min}`);
+  if (max !== undefined) parts.push(`${maxExclusive ? "<" : "<="} ${max}`);
+  return parts.length === 0 ? noun : `${noun} ${parts.join(" and ")}`;
+}
+
+function checkRange(n: number, value: string, option: string, kind: "integer" | "number", range: NumberRange): number {
+  const { min, max, minExclusive, maxExclusive } = range;
+  const below = min !== undefined && (minExclusive ? n <= min : n < min);
+  const above = max !== undefined && (maxExclusive ? n >= max : n > max);
+  if (below || above) throw new UsageError(`${option} must be ${describeRange(kind, range)}, got "${value}".`);
   return n;
 }
 
-/** Write to stdout. */
+// Plain decimal notation only: Number() would also take "", " ", "0x10", "1e3" and "Infinity".
+const INTEGER_RE = /^[+-]?\d+$/;
+const DECIMAL_RE = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
+/**
+ * Parse an integer option strictly: decimal digits with an optional sign, a safe integer, inside `range`.
+ * @throws UsageError naming the option, the value and what it accepts
+ */
+export function parseInteger(value: string, option: string, range: NumberRange = {}): number {
+  const n = INTEGER_RE.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(n))
+    throw new UsageError(`${option} must be ${describeRange("integer", range)}, got "${value}".`);
+  return checkRange(n, value, option, "integer", range);
+}
+
+/**
+ * Parse a decimal number option strictly (no hex, no "Infinity", no empty text), inside `range`.
+ * @throws UsageError naming the option, the value and what it accepts
+ */
+export function parseNumber(value: string, option: string, range: NumberRange = {}): number {
+  const n = DECIMAL_RE.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isFinite(n)) throw new UsageError(`${option} must be ${describeRange("number", range)}, got "${value}".`);
+  return checkRange(n === 0 ? 0 : n, value, option, "number", range);
+}
+
+/** The long name of an option's flags: "--limit" for "-l, --limit <n>". */
+function longName(flags: string): string {
+  return flags.split(/[ ,|]+/).find((f) => f.startsWith("--")) ?? flags.split(" ")[0] ?? flags;
+}
+
+/**
+ * Arguments for commander's `.option(...)` of an integer option: flags, the description with the accepted
+ * range appended, a strict parser (runs while commander parses, so a bad value fails before any work) and
+ * the default. Use: `.option(...integerOption("--limit <n>", "score only the first n", { min: 1 }))`.
+ */
+export function integerOption(
+  flags: string,
+  description: string,
+  range: NumberRange,
+  defaultValue?: number,
+): [string, string, (value: string) => number, number?] {
+  const name = longName(flags);
+  const parse = (value: string) => parseInteger(value, name, range);
+  const text = `${description} (${describeRange("integer", range)})`;
+  return defaultValue === undefined ? [flags, text, parse] : [flags, text, parse, defaultValue];
+}
+
+/** Like {@link integerOption}, for a decimal number option. */
+export function numberOption(
+  flags: string,
+  description: string,
+  range: NumberRange,
+  defaultValue?: number,
+): [string, string, (value: string) => number, number?] {
+  const name = longName(flags);
+  const parse = (value: string) => parseNumber(value, name, range);
+  const text = `${description} (${describeRange("number", range)})`;
+  return defaultValue === undefined ? [flags, text, parse] : [flags, text, parse, defaultValue];
+}
+
+/** Seeds: any integer from 0 to 2^32 - 1 (the generator uses 32 bits; larger seeds would alias smaller ones). */
+export const SEED_RANGE: NumberRange = { min: 0, max: 4294967295 };
+
+/**
+ * Most inputs sampled per topic by --per-topic. The paper samples up to 18. The sampler's attempts grow
+ * with the count, and the dataset with it: 1,000 per topic over Perspectrum's test topics is 1.4 GB of
+ * memory and a minute of work, mostly repeats once a topic's distinct combinations are used up.
+ */
+export const MAX_PER_TOPIC = 100;
+
+/** Most bootstrap resamples (--bootstrap, --resamples): 200 give stable 95% intervals; the work grows linearly. */
+export const MAX_RESAMPLES = 100_000;
+
+/**
+ * Make sure `dir` is an output folder, before long work: an existing folder is fine, a missing one is
+ * created (with its parents, one level at a time: libraries' recursive mkdir retries forever under
+ * /proc), a file there is an error. Nothing else is written.
+ * @throws FileWriteError
+ */
+export function prepareOutputFolder(dir: string): void {
+  if (dir.length === 0 || dir.includes("\u0000")) checkOutputPath(dir); // throws: empty path, NUL byte
+  if (existsSync(dir) && !statSync(dir).isDirectory())
+    throw new FileWriteError(dir, "it is a file, not a folder (this option names an output folder)");
+  ensureDirectory(dir);
+}
+
+/**
+ * Write to stdout. When stdout is a file that cannot take it (a full disk, `ulimit -f`), the failure is
+ * a typed FILE_UNWRITABLE, not an internal error.
+ */
 export function out(text: string): void {
-  process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+  try {
+    process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+  } catch (error) {
+    throw fileWriteError("standard output", error);
+  }
 }
 
 /** Print a JSON value on stdout. */
@@ -196,7 +322,12 @@ export function outJson(value: unknown): void {
 
 /** Format rows as an aligned plain-text table. */
 export function table(header: string[], rows: string[][]): string {
-  const widths = header.map((h, k) => Math.max(h.length, ...rows.map((r) => (r[k] ?? "").length)));
+  const widths = header.map((h, k) =>
+    maxOf(
+      rows.map((r) => (r[k] ?? "").length),
+      h.length,
+    ),
+  );
   // Numeric columns align right, text columns left.
   const numeric = header.map((_, k) => rows.length > 0 && rows.every((r) => /^[-+]?[\d.,%()n= ±]*$/.test(r[k] ?? "")));
   const line = (cells: string[]) =>

@@ -3,7 +3,7 @@
  * `--model-file` on the commands that take `--model`, and one-line typed failures (exit 2, no stack trace).
  * Zoo models have random weights: the scores are checked for shape and range, never for meaning.
  */
-import { copyFileSync, mkdirSync, mkdtempSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadModel, saveModel } from "@npov/autograd";
@@ -54,7 +54,24 @@ describe("npov with exported models", () => {
     const s = JSON.parse(q4.stdout).salience;
     for (const v of [s.hallucination, s.coverage]) expect(v).toBeGreaterThanOrEqual(0);
     for (const v of [s.hallucination, s.coverage]) expect(v).toBeLessThanOrEqual(1);
-    const fp16 = npov("salience", "--input", example, "--model", join(ZOO, "genai-qwen-gqa"), "--json");
+    // genai-qwen-gqa's config.json declares 128 positions (uniforms.json's prompt has 163 tokens:
+    // CONTEXT_TOO_LONG), so this check reads a shorter example.
+    const short = join(mkdtempSync(join(tmpdir(), "npov-model-cli-")), "short.json");
+    writeFileSync(
+      short,
+      JSON.stringify({
+        input: {
+          topic: "uniforms",
+          query: "Uniforms?",
+          perspectives: [
+            { label: "pro", arguments: [{ text: "Uniforms cut costs." }] },
+            { label: "con", arguments: [{ text: "Uniforms limit style." }] },
+          ],
+        },
+        response: "Uniforms cut costs, limit style, help kids, save cash, end fights.",
+      }),
+    );
+    const fp16 = npov("salience", "--input", short, "--model", join(ZOO, "genai-qwen-gqa"), "--json");
     expect(fp16.status, fp16.stderr).toBe(0);
     expect(JSON.parse(fp16.stdout).words.response.length).toBeGreaterThan(10);
     const legacy = npov(

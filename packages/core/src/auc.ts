@@ -2,13 +2,20 @@
  * Exact ROC AUC (the Mann-Whitney statistic) and the argument checks metrics share. Lives in core because
  * detectors need it too (e.g. early stopping on dev AUC); @npov/eval re-exports it with the other metrics.
  */
-import { InvalidValueError } from "./errors.js";
+import { describe, InvalidValueError } from "./errors.js";
 
 /** Check scores and binary labels have equal length and finite scores; return the class counts. */
 export function checkBinary(
   scores: ArrayLike<number>,
   labels: ArrayLike<boolean | number>,
 ): { positives: number; negatives: number } {
+  requireArrayLike(scores, "scores");
+  requireArrayLike(labels, "labels");
+  for (let i = 0; i < labels.length; i++) {
+    const l = labels[i];
+    if (typeof l !== "boolean" && l !== 0 && l !== 1)
+      throw new InvalidValueError(`labels[${i}]`, `must be true/false or 1/0, got ${describe(l)}.`);
+  }
   if (scores.length !== labels.length)
     throw new InvalidValueError(
       "labels",
@@ -17,14 +24,27 @@ export function checkBinary(
   let positives = 0;
   for (let i = 0; i < scores.length; i++) {
     const s = scores[i] as number;
-    if (!Number.isFinite(s)) throw new InvalidValueError(`scores[${i}]`, `must be a finite number, got ${String(s)}.`);
+    if (typeof s !== "number" || !Number.isFinite(s))
+      throw new InvalidValueError(`scores[${i}]`, `must be a finite number, got ${describe(s)}.`);
     if (labels[i]) positives++;
   }
   return { positives, negatives: scores.length - positives };
 }
 
-/** Check both classes are present (AUC and curves are undefined otherwise). */
+function requireArrayLike(value: unknown, path: string): void {
+  if (!Array.isArray(value) && !(ArrayBuffer.isView(value) && !(value instanceof DataView)))
+    throw new InvalidValueError(path, `must be an array, got ${describe(value)}.`);
+}
+
+/** Check both classes are present (AUC and curves are undefined otherwise). @throws InvalidValueError */
 export function requireBothClasses(positives: number, negatives: number, metric: string): void {
+  for (const [name, n] of [
+    ["positives", positives],
+    ["negatives", negatives],
+  ] as const)
+    if (typeof n !== "number" || !Number.isInteger(n) || n < 0)
+      throw new InvalidValueError(name, `must be a count >= 0, got ${describe(n)}.`);
+  if (typeof metric !== "string") throw new InvalidValueError("metric", `must be a name, got ${describe(metric)}.`);
   if (positives === 0 || negatives === 0)
     throw new InvalidValueError(
       "labels",

@@ -3,7 +3,7 @@
  * README). Reading validates every line and reports the file, line and field of each problem.
  */
 import { FileFormatError, type FileIssue, NpovError } from "./errors.js";
-import { forEachJsonLine, readTextFile, toJsonl, writeFileAtomic } from "./io.js";
+import { forEachJsonLine, jsonlChunks, readTextFile, writeFileAtomic } from "./io.js";
 import type { NpovExample } from "./types.js";
 import { validateExample } from "./validate.js";
 
@@ -16,7 +16,10 @@ export function parseExamplesJsonl(text: string, file: string): NpovExample[] {
       examples.push(validateExample(value, ""));
     } catch (e) {
       if (!(e instanceof NpovError)) throw e;
-      issues.push({ file, line, field: e.path ?? "", message: e.message });
+      const field = e.path ?? (e.code === "UNKNOWN_SPLIT" ? "split" : "");
+      // The issue names the field already; drop the message's own "field: " prefix so it is not said twice.
+      const message = field && e.message.startsWith(`${field}: `) ? e.message.slice(field.length + 2) : e.message;
+      issues.push({ file, line, field, message });
     }
   });
   if (issues.length > 0) throw new FileFormatError(issues);
@@ -30,5 +33,6 @@ export function readExamples(file: string): NpovExample[] {
 
 /** Write examples as JSONL, atomically. */
 export function writeExamples(file: string, examples: readonly NpovExample[]): void {
-  writeFileAtomic(file, toJsonl(examples));
+  // Line by line: a large dataset need not fit in one string.
+  writeFileAtomic(file, jsonlChunks(examples));
 }

@@ -120,6 +120,7 @@ export class InsufficientArgumentsError extends NpovError {
 /** Describe a value for an error message without dumping large objects. */
 export function describe(value: unknown): string {
   if (value === null) return "null";
+  if (value === undefined) return "nothing (undefined)";
   if (Array.isArray(value)) return "an array";
   if (typeof value === "string") return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value);
   if (typeof value === "object") return "an object";

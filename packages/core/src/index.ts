@@ -21,6 +21,7 @@ export * from "./text.js";
 export type * from "./types.js";
 export { SPLITS } from "./types.js";
 export * from "./validate.js";
+export * from "./values.js";
 
 import { type KnowledgeBase, loadKnowledgeBase } from "./kb.js";
 import { fixturesKnowledgeBasePath } from "./paths.js";

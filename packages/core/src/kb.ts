@@ -15,10 +15,19 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { FileFormatError, type FileIssue, FileReadError, InvalidValueError, UnknownSplitError } from "./errors.js";
+import {
+  describe,
+  FileFormatError,
+  type FileIssue,
+  FileReadError,
+  InvalidValueError,
+  NotTextError,
+  UnknownSplitError,
+} from "./errors.js";
 import { forEachJsonLine, readTextFile, toJsonl, writeFileAtomic } from "./io.js";
 import type { Split, Topic } from "./types.js";
 import { SPLITS } from "./types.js";
+import { pushAll } from "./values.js";
 
 const nonEmpty = z.string().refine((s) => s.trim().length > 0, { message: "must not be empty" });
 const noBraces = nonEmpty.refine((s) => !/[{}]/.test(s), { message: "must not contain curly braces" });
@@ -44,8 +53,14 @@ function fieldPath(path: ReadonlyArray<PropertyKey>): string {
   return out;
 }
 
-/** Validate one parsed record as a topic; return the topic or the issues found. */
+/**
+ * Validate one parsed record as a topic; return the topic or the issues found.
+ * @throws NotTextError / InvalidValueError for a non-string file or a line that is not a positive integer
+ */
 export function parseTopic(value: unknown, file: string, line: number | undefined): Topic | FileIssue[] {
+  if (typeof file !== "string") throw new NotTextError("file", file);
+  if (line !== undefined && (!Number.isInteger(line) || line < 1))
+    throw new InvalidValueError("line", `must be a line number >= 1 or undefined, got ${describe(line)}.`);
   const result = topicSchema.safeParse(value);
   if (!result.success) {
     return result.error.issues.map((issue) => ({ file, line, field: fieldPath(issue.path), message: issue.message }));
@@ -64,14 +79,32 @@ export function parseTopic(value: unknown, file: string, line: number | undefine
   return issues.length > 0 ? issues : topic;
 }
 
-/** Parse knowledge-base text (JSONL, or a JSON array) from `file`. @throws FileFormatError */
+/**
+ * Check an in-memory topic against the knowledge-base schema; return it unchanged.
+ * @throws InvalidValueError naming the first bad field
+ */
+export function validateTopic(value: unknown, path = "topic"): Topic {
+  const parsed = parseTopic(value, path, undefined);
+  if (Array.isArray(parsed)) {
+    const first = parsed[0] as FileIssue;
+    throw new InvalidValueError(`${path}${first.field ? `.${first.field}` : ""}`, first.message);
+  }
+  return value as Topic;
+}
+
+/** Parse knowledge-base text (JSONL, or a JSON array) from `file`. @throws FileFormatError, NotTextError */
 export function parseKnowledgeBase(text: string, file: string): Topic[] {
+  if (typeof text !== "string") throw new NotTextError("text", text);
+  if (typeof file !== "string") throw new NotTextError("file", file);
   const topics: Topic[] = [];
   const issues: FileIssue[] = [];
   const accept = (value: unknown, line: number | undefined, where: string) => {
     const parsed = parseTopic(value, file, line);
     if (Array.isArray(parsed))
-      issues.push(...parsed.map((i) => ({ ...i, field: where + (where && i.field ? "." : "") + i.field })));
+      pushAll(
+        issues,
+        parsed.map((i) => ({ ...i, field: where + (where && i.field ? "." : "") + i.field })),
+      );
     else topics.push(parsed);
   };
   const trimmed = text.trimStart();
@@ -110,7 +143,13 @@ export class KnowledgeBase {
   readonly topics: readonly Topic[];
   private readonly byId: Map<string, Topic>;
 
+  /** @throws InvalidValueError for anything but an array of valid topics with unique ids */
   constructor(topics: readonly Topic[]) {
+    if (!Array.isArray(topics))
+      throw new InvalidValueError("topics", `must be an array of topics, got ${describe(topics)}.`);
+    topics.forEach((t, k) => {
+      validateTopic(t, `topics[${k}]`);
+    });
     this.topics = topics;
     this.byId = new Map(topics.map((t) => [t.id, t]));
     if (this.byId.size !== topics.length) throw new InvalidValueError("topics", "topic ids must be unique.");
@@ -118,6 +157,7 @@ export class KnowledgeBase {
 
   /** The topic with this id. @throws InvalidValueError */
   get(id: string): Topic {
+    if (typeof id !== "string") throw new NotTextError("id", id);
     const topic = this.byId.get(id);
     if (topic === undefined)
       throw new InvalidValueError("topic", `no topic with id "${id}"; run \`npov kb list\` to see the ids.`);
@@ -130,7 +170,7 @@ export class KnowledgeBase {
 
   /** Topics of one split. @throws UnknownSplitError */
   split(split: Split): Topic[] {
-    if (!(SPLITS as readonly string[]).includes(split)) throw new UnknownSplitError(split);
+    if (typeof split !== "string" || !(SPLITS as readonly string[]).includes(split)) throw new UnknownSplitError(split);
     return this.topics.filter((t) => t.split === split);
   }
 
@@ -145,9 +185,10 @@ export class KnowledgeBase {
 /**
  * Load a knowledge base from a `.jsonl`/`.json` file, or from a folder (every `.jsonl` file in it, in
  * name order). Every problem is reported with its file, line and field.
- * @throws FileReadError, FileFormatError
+ * @throws NotTextError, FileReadError, FileFormatError
  */
 export function loadKnowledgeBase(path: string): KnowledgeBase {
+  if (typeof path !== "string") throw new NotTextError("path", path);
   let files: string[];
   try {
     files = statSync(path).isDirectory()
@@ -164,9 +205,9 @@ export function loadKnowledgeBase(path: string): KnowledgeBase {
   const issues: FileIssue[] = [];
   for (const file of files) {
     try {
-      topics.push(...parseKnowledgeBase(readTextFile(file), file));
+      pushAll(topics, parseKnowledgeBase(readTextFile(file), file));
     } catch (e) {
-      if (e instanceof FileFormatError) issues.push(...e.issues);
+      if (e instanceof FileFormatError) pushAll(issues, e.issues);
       else throw e;
     }
   }
@@ -182,7 +223,9 @@ export function loadKnowledgeBase(path: string): KnowledgeBase {
   return new KnowledgeBase(topics);
 }
 
-/** Write topics as a JSONL knowledge base, atomically. */
+/** Write topics as a JSONL knowledge base, atomically. @throws NotTextError, InvalidValueError, FileWriteError */
 export function writeKnowledgeBase(file: string, topics: readonly Topic[]): void {
+  if (typeof file !== "string") throw new NotTextError("file", file);
+  new KnowledgeBase(topics); // validates
   writeFileAtomic(file, toJsonl(topics));
 }

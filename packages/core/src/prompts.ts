@@ -1,13 +1,14 @@
 /**
  * Prompt formats of the paper (SPEC section 1), byte-exact, generalized to any number of perspectives.
  */
-import { GeneratorOutputError } from "./errors.js";
+import { describe, GeneratorOutputError, InvalidValueError, NotTextError } from "./errors.js";
 import type { NpovInput, Perspective } from "./types.js";
-import { validateInput, validateResponse } from "./validate.js";
+import { validateInput, validatePerspective, validateResponse } from "./validate.js";
 
-/** `pro: <a> pro: <b>`: a perspective's arguments, each prefixed by its label. */
+/** `pro: <a> pro: <b>`: a perspective's arguments, each prefixed by its label. @throws NpovError for a bad perspective */
 export function formatArguments(perspective: Perspective): string {
-  return perspective.arguments.map((a) => `${perspective.label}: ${a.text.trim()}`).join(" ");
+  const p = validatePerspective(perspective, "perspective");
+  return p.arguments.map((a) => `${p.label}: ${a.text.trim()}`).join(" ");
 }
 
 /** Where each given argument's text sits inside a prompt. */
@@ -51,8 +52,10 @@ export function generatorPrompt(input: NpovInput): string {
   return generatorPromptLayout(input).prompt;
 }
 
-/** The generator's target sequence: `<opening>} Neutral response core: {<core>}`. */
+/** The generator's target sequence: `<opening>} Neutral response core: {<core>}`. @throws NotTextError */
 export function generatorTarget(opening: string, core: string): string {
+  if (typeof opening !== "string") throw new NotTextError("opening", opening);
+  if (typeof core !== "string") throw new NotTextError("core", core);
   return `${opening.trim()}} Neutral response core: {${core.trim()}}`;
 }
 
@@ -73,14 +76,17 @@ export const CLASSIFIER_QUESTIONS: Readonly<Record<ClassifierTask, string>> = Ob
 export function classifierPrompt(input: NpovInput, response: string, task: ClassifierTask): string {
   const clean = validateInput(input);
   const text = validateResponse(response);
+  if (task !== "coverage" && task !== "hallucination")
+    throw new InvalidValueError("task", `must be "coverage" or "hallucination", got ${describe(task)}.`);
   const question = CLASSIFIER_QUESTIONS[task];
-  if (question === undefined) throw new GeneratorOutputError(`unknown classifier task "${String(task)}"`);
   const given = clean.perspectives.map((p) => `Given ${p.label} arguments: {${formatArguments(p)}}`).join(". ");
   return `User question: {${clean.query.trim()}}. Neutral response: {${text.trim()}}. ${given} ${question}`;
 }
 
-/** The classifier target: `YES}` (no error) or `NO}` (error). */
+/** The classifier target: `YES}` (no error) or `NO}` (error). @throws InvalidValueError unless a boolean */
 export function classifierTarget(hasError: boolean): string {
+  if (typeof hasError !== "boolean")
+    throw new InvalidValueError("hasError", `must be true or false, got ${describe(hasError)}.`);
   return hasError ? "NO}" : "YES}";
 }
 

@@ -2,6 +2,7 @@
  * Seeded pseudo-random numbers. Every random choice in npov takes a seed and goes through here, so the
  * same seed gives bit-identical results on every platform (integer arithmetic only, no Math.random).
  */
+import { describe, InvalidValueError } from "./errors.js";
 
 /** A seeded random source. */
 export interface Rng {
@@ -17,8 +18,19 @@ export interface Rng {
   pick<T>(items: readonly T[]): T;
 }
 
-/** Hash a string or number into a 32-bit seed (FNV-1a), so seeds can be derived from names. */
+function requireSeedPart(part: unknown, path: string): void {
+  if (typeof part !== "string" && !(typeof part === "number" && Number.isFinite(part)))
+    throw new InvalidValueError(path, `must be a string or a finite number, got ${describe(part)}.`);
+}
+
+/**
+ * Hash strings and numbers into a 32-bit seed (FNV-1a), so seeds can be derived from names.
+ * @throws InvalidValueError for a part that is neither a string nor a finite number
+ */
 export function hashSeed(...parts: Array<string | number>): number {
+  parts.forEach((part, i) => {
+    requireSeedPart(part, `parts[${i}]`);
+  });
   let h = 0x811c9dc5;
   for (const part of parts) {
     const s = `${String(part)}\u0000`;
@@ -30,8 +42,12 @@ export function hashSeed(...parts: Array<string | number>): number {
   return h >>> 0;
 }
 
-/** Create a seeded generator (sfc32 seeded through splitmix32; period about 2^128). */
+/**
+ * Create a seeded generator (sfc32 seeded through splitmix32; period about 2^128).
+ * @throws InvalidValueError for a seed that is neither a string nor a finite number
+ */
 export function createRng(seed: number | string): Rng {
+  requireSeedPart(seed, "seed");
   let s = typeof seed === "number" && Number.isInteger(seed) ? seed >>> 0 : hashSeed(seed);
   const splitmix = (): number => {
     s = (s + 0x9e3779b9) | 0;
@@ -57,10 +73,12 @@ export function createRng(seed: number | string): Rng {
   const rng: Rng = {
     next: () => next32() / 4294967296,
     int: (n) => {
-      if (!Number.isInteger(n) || n <= 0) throw new RangeError(`Rng.int needs a positive integer, got ${n}`);
+      if (!Number.isInteger(n) || n <= 0)
+        throw new InvalidValueError("n", `Rng.int needs a positive integer, got ${describe(n)}.`);
       return Math.floor(rng.next() * n);
     },
     shuffle: (items) => {
+      if (!Array.isArray(items)) throw new InvalidValueError("items", `must be an array, got ${describe(items)}.`);
       const out = items.slice();
       for (let i = out.length - 1; i > 0; i--) {
         const j = rng.int(i + 1);
@@ -70,9 +88,14 @@ export function createRng(seed: number | string): Rng {
       }
       return out;
     },
-    sample: (items, k) => rng.shuffle(items).slice(0, k),
+    sample: (items, k) => {
+      if (!Number.isInteger(k) || k < 0)
+        throw new InvalidValueError("k", `Rng.sample needs a count >= 0, got ${describe(k)}.`);
+      return rng.shuffle(items).slice(0, k);
+    },
     pick: (items) => {
-      if (items.length === 0) throw new RangeError("Rng.pick on an empty list");
+      if (!Array.isArray(items)) throw new InvalidValueError("items", `must be an array, got ${describe(items)}.`);
+      if (items.length === 0) throw new InvalidValueError("items", "Rng.pick needs at least one item to pick from.");
       return items[rng.int(items.length)] as (typeof items)[number];
     },
   };

@@ -4,6 +4,7 @@
  * original text through `start`/`end` (UTF-16 offsets, as JavaScript strings index).
  */
 import { createRequire } from "node:module";
+import { InvalidValueError, NotTextError } from "./errors.js";
 import { resolveStopwords, type StopwordOption } from "./stopwords.js";
 
 /** A word of a text: a maximal run of Unicode letters, marks and digits. */
@@ -36,8 +37,9 @@ function lowerWord(word: string): string {
   return !NON_ASCII_RE.test(word) ? word.toLowerCase() : word.normalize("NFC").toLowerCase();
 }
 
-/** Split a text into words with character offsets. */
+/** Split a text into words with character offsets. @throws NotTextError unless `text` is a string */
 export function segmentWords(text: string): Word[] {
+  if (typeof text !== "string") throw new NotTextError("text", text);
   const words: Word[] = [];
   const re = new RegExp(WORD_RE.source, "gu");
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
@@ -54,8 +56,9 @@ const porter = require("natural/lib/natural/stemmers/porter_stemmer.js") as { st
 const stemCache = new Map<string, string>();
 const STEM_CACHE_LIMIT = 200_000;
 
-/** Porter-stem a lowercase word (natural's implementation of the original algorithm), memoized. */
+/** Porter-stem a lowercase word (natural's implementation of the original algorithm), memoized. @throws NotTextError */
 export function porterStem(word: string): string {
+  if (typeof word !== "string") throw new NotTextError("word", word);
   let stem = stemCache.get(word);
   if (stem === undefined) {
     stem = porter.stem(word);
@@ -73,8 +76,24 @@ export interface TermOptions {
   stopwords?: StopwordOption;
 }
 
-/** Words of `text` minus stop words, each with its (stemmed) comparison key: the paper's ROUGE words. */
+/**
+ * Words of `text` minus stop words, each with its (stemmed) comparison key: the paper's ROUGE words.
+ * @throws NotTextError unless `text` is a string; InvalidValueError for bad options
+ */
 export function contentTerms(text: string, options: TermOptions = {}): Term[] {
+  if (typeof text !== "string") throw new NotTextError("text", text);
+  if (typeof options !== "object" || options === null || Array.isArray(options))
+    throw new InvalidValueError("options", "must be an object {stem?, stopwords?}.");
+  if (options.stem !== undefined && typeof options.stem !== "boolean")
+    throw new InvalidValueError("options.stem", "must be true or false.");
+  const sw = options.stopwords as unknown;
+  if (
+    sw !== undefined &&
+    sw !== false &&
+    typeof sw !== "string" &&
+    !(Array.isArray(sw) && sw.every((w) => typeof w === "string"))
+  )
+    throw new InvalidValueError("options.stopwords", 'must be a list name (e.g. "nltk"), an array of words, or false.');
   const stem = options.stem ?? true;
   const stop = resolveStopwords(options.stopwords ?? "nltk");
   const terms: Term[] = [];
@@ -121,6 +140,7 @@ function winkNlp(): { readDoc(text: string): WinkDoc } {
  * sentences belongs to none; every non-space character belongs to exactly one sentence.
  */
 export function splitSentences(text: string): Sentence[] {
+  if (typeof text !== "string") throw new NotTextError("text", text);
   if (text.trim().length === 0) return [];
   const sentences: Sentence[] = [];
   let cursor = 0;

@@ -12,7 +12,7 @@ import {
   TooFewPerspectivesError,
   UnknownSplitError,
 } from "./errors.js";
-import type { Argument, NpovExample, NpovInput, Perspective, Split } from "./types.js";
+import type { AmbiguousKind, Argument, NpovExample, NpovInput, Perspective, Split } from "./types.js";
 import { SPLITS } from "./types.js";
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -100,7 +100,100 @@ export function validateResponse(value: unknown, path = "response"): string {
   return requireScorableText(value, path);
 }
 
-/** Validate an {@link NpovExample} (input + response; labels and truth are passed through). */
+/** The kinds of ambiguous errors an example's `ambiguousKind` may name. */
+export const AMBIGUOUS_KINDS: readonly AmbiguousKind[] = [
+  "partial-hallucination",
+  "partial-coverage",
+  "repetition",
+  "perspective-confusion",
+];
+
+const isIndex = (x: unknown): x is number => typeof x === "number" && Number.isInteger(x) && x >= 0;
+
+/** Check a `{start, end}` span of a text of `length` characters: 0 <= start < end <= length. */
+function checkSpan(value: unknown, path: string, length: number): void {
+  const { start, end } = (isRecord(value) ? value : {}) as { start?: unknown; end?: unknown };
+  if (!isIndex(start) || !isIndex(end) || start >= end || end > length)
+    throw new InvalidValueError(
+      path,
+      `must be {start, end} with 0 <= start < end <= ${length} (the response's length).`,
+    );
+}
+
+/**
+ * Check the optional fields of an example that scoring, evaluation and annotation read (slice, id,
+ * ambiguousKind, topicId, meta, argumentSpans, wordLabels), so a wrong type fails here, naming the
+ * field, instead of crashing deep in a report.
+ */
+function checkExampleExtras(value: Record<string, unknown>, example: NpovExample, at: (f: string) => string): void {
+  if (
+    value.id !== undefined &&
+    typeof value.id !== "string" &&
+    !(typeof value.id === "number" && Number.isFinite(value.id))
+  )
+    throw new InvalidValueError(at("id"), `must be a string (or a number), got ${describe(value.id)}.`);
+  for (const field of ["slice", "topicId"] as const) {
+    const v = value[field];
+    if (v !== undefined && (typeof v !== "string" || v.trim().length === 0))
+      throw new InvalidValueError(at(field), `must be a non-empty string, got ${describe(v)}.`);
+  }
+  if (value.ambiguousKind !== undefined && !(AMBIGUOUS_KINDS as readonly unknown[]).includes(value.ambiguousKind))
+    throw new InvalidValueError(
+      at("ambiguousKind"),
+      `must be one of ${AMBIGUOUS_KINDS.join(", ")}, got ${describe(value.ambiguousKind)}.`,
+    );
+  if (value.meta !== undefined && !isRecord(value.meta))
+    throw new InvalidValueError(at("meta"), `must be an object, got ${describe(value.meta)}.`);
+  const length = example.response.length;
+  if (value.argumentSpans !== undefined) {
+    if (!Array.isArray(value.argumentSpans))
+      throw new InvalidValueError(at("argumentSpans"), "must be a list of {start, end, perspective, argumentText}.");
+    value.argumentSpans.forEach((span, k) => {
+      const path = at(`argumentSpans[${k}]`);
+      checkSpan(span, path, length);
+      const s = span as Record<string, unknown>;
+      if (typeof s.perspective !== "string") throw new NotTextError(`${path}.perspective`, s.perspective);
+      if (typeof s.argumentText !== "string") throw new NotTextError(`${path}.argumentText`, s.argumentText);
+      if (s.argumentId !== undefined && typeof s.argumentId !== "string")
+        throw new NotTextError(`${path}.argumentId`, s.argumentId);
+    });
+  }
+  if (value.wordLabels !== undefined) {
+    if (!isRecord(value.wordLabels))
+      throw new InvalidValueError(at("wordLabels"), "must be an object {hallucinatedSpans, uncoveredArguments}.");
+    const { hallucinatedSpans: spans, uncoveredArguments: uncovered } = value.wordLabels;
+    if (spans !== undefined) {
+      if (!Array.isArray(spans))
+        throw new InvalidValueError(at("wordLabels.hallucinatedSpans"), "must be a list of spans.");
+      spans.forEach((span, k) => {
+        checkSpan(span, at(`wordLabels.hallucinatedSpans[${k}]`), length);
+      });
+    }
+    if (uncovered !== undefined) {
+      if (!Array.isArray(uncovered))
+        throw new InvalidValueError(
+          at("wordLabels.uncoveredArguments"),
+          "must be a list of [perspective, argument] pairs.",
+        );
+      uncovered.forEach((pair, k) => {
+        const [p, a] = Array.isArray(pair) && pair.length === 2 ? pair : [undefined, undefined];
+        if (!isIndex(p) || !isIndex(a) || a >= (example.input.perspectives[p]?.arguments.length ?? 0))
+          throw new InvalidValueError(
+            at(`wordLabels.uncoveredArguments[${k}]`),
+            "must be a [perspective, argument] pair of indices of a given argument.",
+          );
+      });
+    }
+  }
+}
+
+/**
+ * Validate an {@link NpovExample}: input and response, and the optional fields downstream code reads
+ * (labels, split, slice, id, ambiguousKind, topicId, meta, argumentSpans, wordLabels); other fields are
+ * passed through.
+ * @throws InvalidValueError (naming the field), UnknownSplitError, and the errors of {@link validateInput} /
+ *   {@link validateResponse}
+ */
 export function validateExample(value: unknown, path = "example"): NpovExample {
   const at = (field: string) => (path ? `${path}.${field}` : field);
   if (!isRecord(value))
@@ -117,6 +210,7 @@ export function validateExample(value: unknown, path = "example"): NpovExample {
     }
   }
   if (value.split !== undefined) example.split = parseSplit(value.split);
+  checkExampleExtras(value, example, at);
   return example;
 }
 

@@ -2,31 +2,46 @@
  * Agreement between raters, as the papers use to compare annotators and LLM judges: Krippendorff's
  * alpha (nominal, ordinal, interval; missing ratings allowed) and Kendall's tau-b.
  */
-import { InvalidValueError } from "@npov/core";
+import { describe, InvalidValueError } from "@npov/core";
 
-/** A rating; `null`/`undefined`/`NaN` mark a missing rating. */
+/** A rating: a finite number or a string; `null`/`undefined` mark a missing rating. */
 export type Rating = number | string | null | undefined;
 
 /** Level of measurement of the ratings. */
 export type AlphaLevel = "nominal" | "ordinal" | "interval";
 
-const missing = (v: Rating): v is null | undefined =>
-  v === null || v === undefined || (typeof v === "number" && Number.isNaN(v));
+const missing = (v: Rating): v is null | undefined => v === null || v === undefined;
 
 /**
  * Krippendorff's alpha from a raters x units matrix (`data[r][u]` = rater r's value for unit u).
  * Computed with the coincidence matrix (Krippendorff 2011, "Computing Krippendorff's Alpha-Reliability"):
  * alpha = 1 - (n - 1) * sum_ck o_ck d_ck / sum_ck n_c n_k d_ck, over units with at least two ratings.
  * Ordinal and interval levels need numeric values; ordinal ranks the distinct values.
- * @throws InvalidValueError on ragged data, non-numeric ordinal/interval values, or fewer than two
- * pairable ratings; alpha is undefined (0/0) when all ratings are identical, reported as 1.
+ * @throws InvalidValueError on ragged data, a rating that is NaN, infinite or neither a number nor a string
+ * (mark a missing rating with null), non-numeric ordinal/interval values, or fewer than two pairable
+ * ratings; alpha is undefined (0/0) when all ratings are identical, reported as 1.
  */
 export function krippendorffAlpha(data: ReadonlyArray<ReadonlyArray<Rating>>, level: AlphaLevel = "nominal"): number {
+  if (!Array.isArray(data))
+    throw new InvalidValueError("data", `must be a raters x units array, got ${describe(data)}.`);
+  if (level !== "nominal" && level !== "ordinal" && level !== "interval")
+    throw new InvalidValueError("level", `must be "nominal", "ordinal" or "interval", got ${describe(level)}.`);
   if (data.length < 2) throw new InvalidValueError("data", "needs ratings from at least two raters (rows).");
-  const units = (data[0] as ReadonlyArray<Rating>).length;
   for (const [r, row] of data.entries())
+    if (!Array.isArray(row))
+      throw new InvalidValueError(`data[${r}]`, `must be an array of ratings, got ${describe(row)}.`);
+  const units = (data[0] as ReadonlyArray<Rating>).length;
+  for (const [r, row] of data.entries()) {
     if (row.length !== units)
       throw new InvalidValueError(`data[${r}]`, `has ${row.length} units; every rater row needs ${units}.`);
+    row.forEach((v: Rating, u: number) => {
+      if (missing(v) || typeof v === "string" || (typeof v === "number" && Number.isFinite(v))) return;
+      throw new InvalidValueError(
+        `data[${r}][${u}]`,
+        `must be a finite number or a string (null for a missing rating), got ${describe(v)}.`,
+      );
+    });
+  }
   if (level !== "nominal")
     for (const row of data)
       for (const v of row)
@@ -92,40 +107,88 @@ export function krippendorffAlpha(data: ReadonlyArray<ReadonlyArray<Rating>>, le
   return 1 - ((n - 1) * observed) / expected;
 }
 
+/** Pairs among runs of equal values in a sorted sequence: sum of t(t-1)/2 over runs of length t. */
+function tiedPairs(length: number, same: (i: number) => boolean): number {
+  let pairs = 0;
+  let run = 1;
+  for (let i = 1; i <= length; i++) {
+    if (i < length && same(i)) run++;
+    else {
+      pairs += (run * (run - 1)) / 2;
+      run = 1;
+    }
+  }
+  return pairs;
+}
+
 /**
  * Kendall's tau-b between two paired rankings, with tie corrections:
- * (concordant - discordant) / sqrt((n0 - n1)(n0 - n2)). Pairs with a missing value are dropped.
- * @throws InvalidValueError for different lengths or when one side is constant (tau undefined)
+ * (concordant - discordant) / sqrt((n0 - n1)(n0 - n2)). Pairs with a missing value (null or undefined) are
+ * dropped. O(n log n) (Knight's algorithm: sort by x, then count discordant pairs as the inversions of y
+ * in a bottom-up merge sort), so long rankings stay fast.
+ * @throws InvalidValueError for different lengths, a value that is NaN, infinite or not a number, or when one
+ * side is constant (tau undefined)
  */
-export function kendallTauB(x: ArrayLike<number>, y: ArrayLike<number>): number {
+export function kendallTauB(x: ArrayLike<number | null | undefined>, y: ArrayLike<number | null | undefined>): number {
+  for (const [name, v] of [
+    ["x", x],
+    ["y", y],
+  ] as const)
+    if (!Array.isArray(v) && !(ArrayBuffer.isView(v) && !(v instanceof DataView)))
+      throw new InvalidValueError(name, `must be an array of numbers, got ${describe(v)}.`);
   if (x.length !== y.length) throw new InvalidValueError("y", `has ${y.length} values but x has ${x.length}.`);
   const xs: number[] = [];
   const ys: number[] = [];
   for (let i = 0; i < x.length; i++) {
-    const a = x[i] as number;
-    const b = y[i] as number;
-    if (Number.isFinite(a) && Number.isFinite(b)) {
+    const a = x[i];
+    const b = y[i];
+    for (const [name, v] of [
+      ["x", a],
+      ["y", b],
+    ] as const)
+      if (v !== null && v !== undefined && (typeof v !== "number" || !Number.isFinite(v)))
+        throw new InvalidValueError(
+          `${name}[${i}]`,
+          `must be a finite number (null when missing), got ${describe(v)}.`,
+        );
+    if (a !== null && a !== undefined && b !== null && b !== undefined) {
       xs.push(a);
       ys.push(b);
     }
   }
-  let concordant = 0;
-  let discordant = 0;
-  let tiesX = 0;
-  let tiesY = 0;
   const n = xs.length;
-  for (let i = 0; i < n; i++)
-    for (let j = i + 1; j < n; j++) {
-      const dx = Math.sign((xs[i] as number) - (xs[j] as number));
-      const dy = Math.sign((ys[i] as number) - (ys[j] as number));
-      if (dx === 0) tiesX++;
-      if (dy === 0) tiesY++;
-      if (dx !== 0 && dy !== 0) {
-        if (dx === dy) concordant++;
-        else discordant++;
+  // Order by x, ties by y; then pairs tied in x, and in both, are runs of the order.
+  const order = Array.from({ length: n }, (_, i) => i).sort(
+    (i, j) => (xs[i] as number) - (xs[j] as number) || (ys[i] as number) - (ys[j] as number),
+  );
+  const sx = order.map((i) => xs[i] as number);
+  let sy = order.map((i) => ys[i] as number);
+  const tiesX = tiedPairs(n, (i) => sx[i] === sx[i - 1]);
+  const tiesBoth = tiedPairs(n, (i) => sx[i] === sx[i - 1] && sy[i] === sy[i - 1]);
+  // Discordant pairs = strict inversions of y in that order (y ascends within a run of equal x).
+  let discordant = 0;
+  let buffer = new Array<number>(n);
+  for (let width = 1; width < n; width *= 2) {
+    for (let lo = 0; lo < n; lo += 2 * width) {
+      const mid = Math.min(lo + width, n);
+      const hi = Math.min(lo + 2 * width, n);
+      let i = lo;
+      let j = mid;
+      let k = lo;
+      while (i < mid && j < hi) {
+        if ((sy[j] as number) < (sy[i] as number)) {
+          discordant += mid - i;
+          buffer[k++] = sy[j++] as number;
+        } else buffer[k++] = sy[i++] as number;
       }
+      while (i < mid) buffer[k++] = sy[i++] as number;
+      while (j < hi) buffer[k++] = sy[j++] as number;
     }
+    [sy, buffer] = [buffer, sy];
+  }
+  const tiesY = tiedPairs(n, (i) => sy[i] === sy[i - 1]);
   const n0 = (n * (n - 1)) / 2;
+  const concordant = n0 - tiesX - tiesY + tiesBoth - discordant;
   const denominator = Math.sqrt((n0 - tiesX) * (n0 - tiesY));
   if (denominator === 0)
     throw new InvalidValueError("x", "Kendall's tau is undefined when either variable is constant.");

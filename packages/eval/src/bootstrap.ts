@@ -1,5 +1,18 @@
 /** Seeded bootstrap confidence intervals for any metric of (scores, labels). */
-import { createRng, InvalidValueError, NpovError } from "@npov/core";
+import {
+  checkBinary,
+  createRng,
+  describe,
+  InputTooLargeError,
+  InvalidValueError,
+  NpovError,
+  requireRecord,
+} from "@npov/core";
+
+/** Most resamples {@link bootstrapCi} draws (more only narrows the Monte Carlo error further). */
+export const MAX_BOOTSTRAP_RESAMPLES = 100_000;
+/** Most resampled scores in all (resamples x examples): about a second of AUCs. */
+export const MAX_BOOTSTRAP_DRAWS = 50_000_000;
 
 /** A point estimate and its percentile bootstrap interval. */
 export interface ConfidenceInterval {
@@ -32,6 +45,8 @@ function quantile(sorted: readonly number[], q: number): number {
 /**
  * Percentile bootstrap: resample examples with replacement, recompute `metric`, take the
  * (1 - level)/2 and (1 + level)/2 quantiles. Deterministic per seed.
+ * @throws InvalidValueError for bad scores, labels or options, or a metric that returns something other than
+ * a finite number; InputTooLargeError beyond {@link MAX_BOOTSTRAP_RESAMPLES} or {@link MAX_BOOTSTRAP_DRAWS}
  */
 export function bootstrapCi(
   metric: (scores: number[], labels: boolean[]) => number,
@@ -39,14 +54,40 @@ export function bootstrapCi(
   labels: ArrayLike<boolean | number>,
   options: BootstrapOptions = {},
 ): ConfidenceInterval {
+  if (typeof metric !== "function")
+    throw new InvalidValueError("metric", `must be a function, got ${describe(metric)}.`);
+  checkBinary(scores, labels);
+  requireRecord(options, "options", "an object {resamples?, level?, seed?}");
   const resamples = options.resamples ?? 1000;
   const level = options.level ?? 0.95;
-  if (!Number.isInteger(resamples) || resamples < 1)
-    throw new InvalidValueError("resamples", "must be a positive integer.");
-  if (!(level > 0 && level < 1)) throw new InvalidValueError("level", "must be between 0 and 1.");
+  if (typeof resamples !== "number" || !Number.isInteger(resamples) || resamples < 1)
+    throw new InvalidValueError("resamples", `must be a positive integer, got ${describe(resamples)}.`);
+  if (typeof level !== "number" || !(level > 0 && level < 1))
+    throw new InvalidValueError("level", `must be between 0 and 1, got ${describe(level)}.`);
+  if (resamples > MAX_BOOTSTRAP_RESAMPLES)
+    throw new InputTooLargeError(
+      "resamples",
+      resamples,
+      MAX_BOOTSTRAP_RESAMPLES,
+      "resamples",
+      "Use fewer resamples (1,000 is usual).",
+    );
+  if (resamples * scores.length > MAX_BOOTSTRAP_DRAWS)
+    throw new InputTooLargeError(
+      "resamples",
+      resamples * scores.length,
+      MAX_BOOTSTRAP_DRAWS,
+      "resampled scores (resamples x examples)",
+      "Use fewer resamples, or evaluate a sample of the examples.",
+    );
+  const finite = (value: unknown): number => {
+    if (typeof value !== "number" || !Number.isFinite(value))
+      throw new InvalidValueError("metric", `must return a finite number, returned ${describe(value)}.`);
+    return value;
+  };
   const s = Array.from(scores);
   const l = Array.from(labels, Boolean);
-  const estimate = metric(s, l);
+  const estimate = finite(metric(s, l));
   const rng = createRng(options.seed ?? 0);
   const values: number[] = [];
   const bs = new Array<number>(s.length);
@@ -57,11 +98,14 @@ export function bootstrapCi(
       bs[i] = s[k] as number;
       bl[i] = l[k] as boolean;
     }
+    let value: unknown;
     try {
-      values.push(metric(bs, bl));
+      value = metric(bs, bl);
     } catch (e) {
       if (!(e instanceof NpovError)) throw e;
+      continue;
     }
+    values.push(finite(value));
   }
   if (values.length === 0) throw new InvalidValueError("scores", "no bootstrap resample produced a value.");
   values.sort((a, b) => a - b);

@@ -1,6 +1,7 @@
 /** Calibrating guard thresholds on a labelled dev set. */
-import { type ErrorDetector, InvalidValueError, type NpovExample } from "@npov/core";
-import { chooseThreshold, type ThresholdMetrics, type ThresholdRule } from "./thresholds.js";
+import { type ErrorDetector, InvalidValueError, type NpovExample, requireRecord } from "@npov/core";
+import { checkDataset, checkDetectors, checkScores } from "./checks.js";
+import { checkThresholdRule, chooseThreshold, type ThresholdMetrics, type ThresholdRule } from "./thresholds.js";
 
 export interface Calibration {
   thresholds: { hallucination: number; coverage: number };
@@ -12,17 +13,24 @@ export interface Calibration {
 /**
  * Score `dataset` with `detector` and choose, per error type, the threshold by `rule` (default: the lowest
  * threshold with a false-positive rate <= 0.05, i.e. most errors caught within that budget).
+ * @throws InvalidValueError for a bad dataset, detector or options, or labels of one class only;
+ * InvalidScoreError when the detector returns a score that is not a number in [0, 1]
  */
 export async function calibrateThresholds(
   dataset: readonly NpovExample[],
   detector: ErrorDetector,
   options: { rule?: ThresholdRule; onProgress?: (done: number, total: number) => void } = {},
 ): Promise<Calibration> {
-  const rule = options.rule ?? { rule: "fpr", target: 0.05 };
+  checkDataset(dataset);
+  checkDetectors([detector], "detector");
+  requireRecord(options, "options", "an object {rule?, onProgress?}");
+  if (options.onProgress !== undefined && typeof options.onProgress !== "function")
+    throw new InvalidValueError("options.onProgress", "must be a function (done, total) => void.");
+  const rule = checkThresholdRule(options.rule ?? { rule: "fpr", target: 0.05 });
   const scores = { hallucination: [] as number[], coverage: [] as number[] };
   const labels = { hallucination: [] as boolean[], coverage: [] as boolean[] };
   for (const [i, e] of dataset.entries()) {
-    const r = await detector.detect(e.input, e.response);
+    const r = checkScores(detector.name, await detector.detect(e.input, e.response));
     for (const t of ["hallucination", "coverage"] as const) {
       const l = e.labels?.[t];
       if (l === undefined) continue;

@@ -2,10 +2,19 @@
  * `evaluate(dataset, detectors)`: ROC AUC per detector x error type x slice at the example level, and at
  * the word level where word labels exist (SPEC section 4), plus pooled ROC curves and chosen thresholds.
  */
-import type { ErrorDetector, ErrorScores, NpovExample, Span } from "@npov/core";
+import {
+  type ErrorDetector,
+  type ErrorScores,
+  InvalidValueError,
+  type NpovExample,
+  requireArray,
+  requireRecord,
+  type Span,
+} from "@npov/core";
 import { bootstrapCi, type ConfidenceInterval } from "./bootstrap.js";
+import { checkDataset, checkDetectors, checkScores } from "./checks.js";
 import { type RocPoint, rocAuc, rocCurve } from "./roc.js";
-import { chooseThreshold, type ThresholdMetrics, type ThresholdRule } from "./thresholds.js";
+import { checkThresholdRule, chooseThreshold, type ThresholdMetrics, type ThresholdRule } from "./thresholds.js";
 
 /** The two error types. */
 export type ErrorType = "hallucination" | "coverage";
@@ -84,6 +93,26 @@ export interface EvaluateOptions {
 
 const DEFAULT_RULES: ThresholdRule[] = [{ rule: "fpr", target: 0.1 }, { rule: "max-f1" }, { rule: "youden" }];
 
+/** Check {@link EvaluateOptions}. @throws InvalidValueError naming the bad option */
+function checkOptions(value: unknown): EvaluateOptions {
+  const o = requireRecord(value, "options", "an object of evaluation options") as EvaluateOptions;
+  if (o.onProgress !== undefined && typeof o.onProgress !== "function")
+    throw new InvalidValueError("options.onProgress", "must be a function (done, total) => void.");
+  if (o.bootstrap !== undefined && o.bootstrap !== false)
+    requireRecord(o.bootstrap, "options.bootstrap", "false or {resamples?, seed?, level?}");
+  if (o.thresholdRules !== undefined)
+    requireArray(o.thresholdRules, "options.thresholdRules", "an array of threshold rules").forEach((r, i) => {
+      checkThresholdRule(r, `options.thresholdRules[${i}]`);
+    });
+  if (o.pooled !== undefined && typeof o.pooled !== "boolean")
+    throw new InvalidValueError("options.pooled", "must be true or false.");
+  if (o.sliceOrder !== undefined)
+    requireArray(o.sliceOrder, "options.sliceOrder", "an array of slice names").forEach((s, i) => {
+      if (typeof s !== "string") throw new InvalidValueError(`options.sliceOrder[${i}]`, "must be a slice name.");
+    });
+  return o;
+}
+
 function ruleName(rule: ThresholdRule): string {
   return rule.rule === "fpr" ? `fpr<=${rule.target}` : rule.rule;
 }
@@ -110,12 +139,17 @@ function cell(scores: number[], labels: boolean[], bootstrap: EvaluateOptions["b
  * `labels.hallucination` / `labels.coverage` (examples without the label are skipped for that type);
  * word-level labels from `wordLabels` and the detectors' `words` maps: a response word is hallucinated
  * when it overlaps a hallucinated span, an argument word is uncovered when its argument is listed as uncovered.
+ * @throws InvalidValueError for a malformed dataset, detector list or option; InvalidScoreError when a
+ * detector returns a score that is not a number in [0, 1]; whatever a detector throws for an example
  */
 export async function evaluate(
   dataset: readonly NpovExample[],
   detectors: readonly ErrorDetector[],
   options: EvaluateOptions = {},
 ): Promise<EvaluationResult> {
+  checkDataset(dataset);
+  checkDetectors(detectors);
+  checkOptions(options);
   const bootstrap = options.bootstrap === undefined ? { resamples: 200, seed: 0 } : options.bootstrap;
   const order = options.sliceOrder ?? [];
   const rank = (s: string) => (order.includes(s) ? order.indexOf(s) : order.length);
@@ -124,7 +158,9 @@ export async function evaluate(
   const outputs: ErrorScores[][] = detectors.map(() => []);
   for (const [i, example] of dataset.entries()) {
     for (const [d, detector] of detectors.entries())
-      (outputs[d] as ErrorScores[]).push(await detector.detect(example.input, example.response));
+      (outputs[d] as ErrorScores[]).push(
+        checkScores(detector.name, await detector.detect(example.input, example.response)),
+      );
     options.onProgress?.(i + 1, dataset.length);
   }
 
@@ -222,7 +258,7 @@ export async function evaluate(
     detectors.forEach((detector, d) => {
       const o = (outputs[d] as ErrorScores[])[i] as ErrorScores;
       scores.push({
-        id: e.id ?? String(i),
+        id: e.id === undefined ? String(i) : String(e.id),
         slice: e.slice ?? "all",
         detector: detector.name,
         hallucination: o.hallucination,

@@ -4,7 +4,13 @@
  * thresholds) that reads on a phone (420 px) and a desktop (1280 px): plots scale with the page, wide
  * tables scroll inside their own box, legends sit outside the plot area so they never hide a curve.
  */
+import { InvalidValueError, maxOf, NotTextError, requireArray, requireRecord } from "@npov/core";
+import { checkAgreement, checkEvaluationResult, checkRow } from "./checks.js";
 import { ERROR_TYPES, type EvaluationResult, type EvaluationRow, type RocCurveResult } from "./evaluate.js";
+
+function checkLevel(level: unknown): void {
+  if (level !== "example" && level !== "word") throw new InvalidValueError("level", 'must be "example" or "word".');
+}
 
 function find(result: EvaluationResult, level: "example" | "word", slice: string, detector: string, errorType: string) {
   return result.rows.find(
@@ -15,6 +21,7 @@ function find(result: EvaluationResult, level: "example" | "word", slice: string
 /** "0.812 [0.780, 0.840] (n=120)": the AUC, its bootstrap interval when computed, and the sample size. */
 export function formatAucCell(r: EvaluationRow | undefined): string {
   if (r === undefined) return "-";
+  checkRow(r, "row");
   if (r.auc === null) return `n/a (n=${r.n})`;
   const ci = r.ci === undefined ? "" : ` [${r.ci.low.toFixed(3)}, ${r.ci.high.toFixed(3)}]`;
   return `${r.auc.toFixed(3)}${ci} (n=${r.n})`;
@@ -25,6 +32,8 @@ export function resultGrid(
   result: EvaluationResult,
   level: "example" | "word" = "example",
 ): { header: string[]; rows: string[][] } {
+  checkEvaluationResult(result);
+  checkLevel(level);
   const header = ["slice"];
   for (const errorType of ERROR_TYPES)
     for (const d of result.detectors) header.push(`${d} ${errorType === "hallucination" ? "hall" : "cov"}`);
@@ -41,7 +50,12 @@ export function resultGrid(
 export function formatResultTable(result: EvaluationResult, level: "example" | "word" = "example"): string {
   const { header, rows } = resultGrid(result, level);
   if (rows.length === 0) return "";
-  const widths = header.map((h, k) => Math.max(h.length, ...rows.map((r) => (r[k] ?? "").length)));
+  const widths = header.map((h, k) =>
+    maxOf(
+      rows.map((r) => (r[k] ?? "").length),
+      h.length,
+    ),
+  );
   const line = (cells: string[]) =>
     cells.map((c, k) => (k === 0 ? c.padEnd(widths[k] ?? 0) : c.padStart(widths[k] ?? 0))).join("  ");
   return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
@@ -208,6 +222,7 @@ export interface ReportAgreement {
 
 /** Plain-text lines of an agreement report, e.g. "hallucination (example): alpha 0.600 (120 units, 600 ratings)". */
 export function formatAgreement(agreement: ReportAgreement): string {
+  checkAgreement(agreement);
   const alpha = (x: number | null) => (x === null ? "n/a" : x.toFixed(3));
   const lines = agreement.alpha.map(
     (r) =>
@@ -247,8 +262,20 @@ ${people.length === 0 ? "" : htmlTable(["annotator", "agreement", "labels"], peo
 /**
  * A self-contained HTML report: run metadata, AUC tables and forest plots with bootstrap intervals,
  * pooled and per-slice ROC curves (inline SVG, legends outside the plots) and chosen thresholds.
+ * @throws InvalidValueError / NotTextError for a malformed result or option
  */
 export function renderReport(result: EvaluationResult, options: ReportOptions = {}): string {
+  checkEvaluationResult(result);
+  requireRecord(options, "options", "an object of report options");
+  for (const key of ["title", "notes"] as const)
+    if (options[key] !== undefined && typeof options[key] !== "string")
+      throw new NotTextError(`options.${key}`, options[key]);
+  if (options.metadata !== undefined)
+    requireArray(options.metadata, "options.metadata", "an array of [name, value] pairs").forEach((m, i) => {
+      if (!Array.isArray(m) || m.length !== 2 || typeof m[0] !== "string" || typeof m[1] !== "string")
+        throw new InvalidValueError(`options.metadata[${i}]`, "must be a [name, value] pair of strings.");
+    });
+  if (options.agreement !== undefined) checkAgreement(options.agreement, "options.agreement");
   const title = options.title ?? "npov evaluation";
   const word = resultGrid(result, "word");
   const hasCi = result.rows.some((r) => r.ci !== undefined);

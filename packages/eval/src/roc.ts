@@ -1,4 +1,5 @@
 /** ROC AUC, ROC curves and average precision over plain arrays (label true/1 = positive = error). */
+import { requireArray, requireNumber, requireRecord } from "@npov/core";
 import { checkBinary, requireBothClasses } from "./checks.js";
 import { thresholdSweep } from "./sweep.js";
 
@@ -24,8 +25,13 @@ export function rocCurve(scores: ArrayLike<number>, labels: ArrayLike<boolean | 
   return points;
 }
 
-/** Trapezoidal area under a curve given as points sorted by x. */
+/** Trapezoidal area under a curve given as points sorted by x. @throws InvalidValueError for bad points */
 export function trapezoidArea(points: ReadonlyArray<{ fpr: number; tpr: number }>): number {
+  requireArray(points, "points", "an array of {fpr, tpr} points").forEach((p, i) => {
+    const x = requireRecord(p, `points[${i}]`, "a point {fpr, tpr}");
+    requireNumber(x.fpr, `points[${i}].fpr`, { min: 0, max: 1 });
+    requireNumber(x.tpr, `points[${i}].tpr`, { min: 0, max: 1 });
+  });
   let area = 0;
   for (let i = 1; i < points.length; i++) {
     const a = points[i - 1] as RocPoint;

@@ -1,5 +1,5 @@
 /** Threshold selection and the resulting confusion matrix (predict "error" when score >= threshold). */
-import { InvalidValueError } from "@npov/core";
+import { describe, InvalidValueError, maxOf, requireRecord } from "@npov/core";
 import { checkBinary, requireBothClasses } from "./checks.js";
 import { thresholdSweep } from "./sweep.js";
 
@@ -16,13 +16,15 @@ export interface ThresholdMetrics {
   fpr: number;
 }
 
-/** Metrics of predicting "error" for scores >= threshold. */
+/** Metrics of predicting "error" for scores >= threshold. @throws InvalidValueError for bad scores, labels or threshold */
 export function metricsAt(
   scores: ArrayLike<number>,
   labels: ArrayLike<boolean | number>,
   threshold: number,
 ): ThresholdMetrics {
   checkBinary(scores, labels);
+  if (typeof threshold !== "number" || Number.isNaN(threshold))
+    throw new InvalidValueError("threshold", `must be a number, got ${describe(threshold)}.`);
   let tp = 0;
   let fp = 0;
   let tn = 0;
@@ -55,12 +57,27 @@ function countsToMetrics(threshold: number, tp: number, fp: number, tn: number, 
 /** How to choose a threshold. */
 export type ThresholdRule = { rule: "fpr"; target: number } | { rule: "max-f1" } | { rule: "youden" };
 
+/** Check a {@link ThresholdRule}; return it. @throws InvalidValueError */
+export function checkThresholdRule(value: unknown, path = "rule"): ThresholdRule {
+  const r = requireRecord(value, path, 'a rule {rule: "fpr", target} | {rule: "max-f1"} | {rule: "youden"}');
+  if (r.rule === "max-f1" || r.rule === "youden") return value as ThresholdRule;
+  if (r.rule !== "fpr")
+    throw new InvalidValueError(`${path}.rule`, `must be "fpr", "max-f1" or "youden", got ${describe(r.rule)}.`);
+  if (typeof r.target !== "number" || !(r.target >= 0 && r.target <= 1))
+    throw new InvalidValueError(
+      `${path}.target`,
+      `a false-positive rate must be in [0, 1], got ${describe(r.target)}.`,
+    );
+  return value as ThresholdRule;
+}
+
 /**
  * Choose a threshold among the observed scores:
  * - `fpr`: the lowest threshold whose false-positive rate is <= target (most recall within the budget);
  * - `max-f1`: the threshold with the highest F1;
  * - `youden`: the threshold maximizing TPR - FPR (Youden's J).
  * Ties go to the higher threshold (fewer flags).
+ * @throws InvalidValueError for bad scores, labels or rule, or labels of one class only
  */
 export function chooseThreshold(
   scores: ArrayLike<number>,
@@ -69,8 +86,7 @@ export function chooseThreshold(
 ): ThresholdMetrics {
   const { positives, negatives } = checkBinary(scores, labels);
   requireBothClasses(positives, negatives, "Threshold selection");
-  if (rule.rule === "fpr" && !(rule.target >= 0 && rule.target <= 1))
-    throw new InvalidValueError("target", "a false-positive rate must be in [0, 1].");
+  checkThresholdRule(rule);
   let best: ThresholdMetrics | undefined;
   let bestValue = Number.NEGATIVE_INFINITY;
   for (const { threshold, tp, fp } of thresholdSweep(scores, labels)) {
@@ -87,5 +103,5 @@ export function chooseThreshold(
     }
   }
   // With a target FPR below every achievable one, flag nothing: a threshold above the maximum score.
-  return best ?? countsToMetrics(Math.max(...Array.from(scores)) + 1, 0, 0, negatives, positives);
+  return best ?? countsToMetrics(maxOf(Array.from(scores)) + 1, 0, 0, negatives, positives);
 }

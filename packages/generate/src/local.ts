@@ -5,12 +5,36 @@
  * are serialized per process to keep results reproducible.
  */
 import { existsSync, statSync } from "node:fs";
-import { basename, dirname, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import * as transformers from "@huggingface/transformers";
-import { type ModelDtype, parseModelDtype, resolveVariant, tokenizerFromFiles } from "@npov/autograd";
 import {
+  DTYPE_SUFFIX,
+  encodeForContext,
+  graphFileRejection,
+  localModelFolder,
+  type ModelContext,
+  ModelDownloadError,
+  type ModelDtype,
+  ModelFileError,
+  ModelNotFoundError,
+  ModelRunError,
+  maxPositions,
+  modelContext,
+  onnxruntimeMessage,
+  parseModelDtype,
+  readJsonObject,
+  readModelConfig,
+  resolveVariant,
+  tokenizerFromFiles,
+  tokenizerSize,
+  UnsupportedModelError,
+  VocabularyMismatchError,
+} from "@npov/autograd";
+import {
+  ContextTooLongError,
   generatorPrompt,
   InvalidValueError,
+  NpovError,
   type NpovInput,
   parseGeneratorOutput,
   repoPath,
@@ -72,15 +96,99 @@ export interface TextCompletion {
   logprobs?: GeneratedTokenLogprob[];
 }
 
+/**
+ * Check a local model folder before transformers.js reads it, so a broken file is a typed error naming it:
+ * config.json (a JSON object with a `model_type` and well-typed fields), tokenizer.json (buildable, with
+ * ids the model's `vocab_size` covers), generation_config.json (a JSON object, when present), and the
+ * graph files (present and not empty).
+ * @throws ModelFileError, ModelNotFoundError, VocabularyMismatchError
+ */
+function checkLocalFolder(dir: string, graphFiles: readonly string[]): transformers.PreTrainedTokenizer {
+  const configFile = join(dir, "config.json");
+  const config = readLocalConfig(dir);
+  if (typeof config.model_type !== "string")
+    throw new ModelFileError(
+      configFile,
+      "missing-field",
+      'it has no "model_type" (e.g. "t5", "gpt2", "llama"): transformers.js needs it to choose the architecture',
+    );
+  const tokenizer = tokenizerFromFiles(dir);
+  const vocab = config.vocab_size;
+  const size = tokenizerSize(tokenizer);
+  if (typeof vocab === "number" && size > vocab)
+    throw new VocabularyMismatchError(dir, size, vocab, "config.json's vocab_size (the embedding table)");
+  if (existsSync(join(dir, "generation_config.json"))) readJsonObject(join(dir, "generation_config.json"));
+  for (const f of graphFiles) {
+    const path = join(dir, f);
+    if (!existsSync(path)) throw new ModelNotFoundError(dir, `${path} is missing.`);
+    if (statSync(path).size === 0) throw new ModelFileError(path, "empty", "the file has 0 bytes");
+  }
+  return tokenizer;
+}
+
+/** config.json of a local folder. @throws ModelNotFoundError (no config.json), ModelFileError */
+function readLocalConfig(dir: string): Record<string, unknown> {
+  if (!existsSync(join(dir, "config.json")))
+    throw new ModelNotFoundError(dir, "it has no config.json (a folder in the transformers.js layout?).");
+  return readModelConfig(join(dir, "config.json"));
+}
+
+/**
+ * A transformers.js load failure as a typed error: a graph onnxruntime refused (named, with what is wrong
+ * with it), a download that failed, a file missing from the hub or the cache, or else an
+ * {@link UnsupportedModelError} carrying transformers.js's message.
+ */
+function loadFailure(idOrPath: string, dir: string | undefined, files: string[], error: unknown): NpovError {
+  if (error instanceof NpovError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  const refused = /Load model from (.+?) failed:/s.exec(message);
+  if (refused !== null) return graphFileRejection(refused[1] as string, error);
+  const cause = (error as { cause?: { code?: string } } | undefined)?.cause;
+  if (/fetch failed/i.test(message) || ["ENOTFOUND", "ECONNREFUSED", "ETIMEDOUT"].includes(cause?.code ?? ""))
+    return new ModelDownloadError(idOrPath, `${message}${cause?.code ? ` (${cause.code})` : ""}`, error);
+  if (/not found locally|Could not locate file|status code 404/i.test(message))
+    return new ModelNotFoundError(idOrPath, onnxruntimeMessage(error));
+  return new UnsupportedModelError(dir ?? idOrPath, files, error);
+}
+
+/**
+ * Stops generation at logits that are NaN or +Infinity (a NaN or infinite weight): the run becomes a typed
+ * MODEL_RUN error instead of text decoded from garbage. -Infinity is left alone (other processors use it to
+ * ban tokens).
+ */
+class FiniteLogitsCheck extends (transformers.LogitsProcessor as unknown as new () => object) {
+  _call(_inputIds: unknown, logits: { data: ArrayLike<number> }): unknown {
+    const data = logits.data;
+    for (let i = 0; i < data.length; i++) {
+      const x = data[i] as number;
+      if (Number.isNaN(x) || x === Number.POSITIVE_INFINITY)
+        throw new Error(
+          `the model computed a logit of ${x} (a NaN or infinite weight?): check the weights, e.g. with \`npov model inspect\``,
+        );
+    }
+    return logits;
+  }
+}
+
 export class LocalGenerator implements Generator {
   private constructor(
     readonly model: string,
     private readonly tokenizer: transformers.PreTrainedTokenizer,
     private readonly lm: LoadedModel,
     private readonly encoderDecoder: boolean,
+    /** The most tokens the model reads (see @npov/autograd `modelContext`). */
+    readonly context: ModelContext,
+    private readonly config: Record<string, unknown>,
   ) {}
 
-  /** Load a model folder (default: the shipped npov-gen) or a hub id. */
+  /**
+   * Load a model folder (default: the shipped npov-gen) or a hub id. A value written as a path (see
+   * @npov/autograd `looksLikeModelPath`) is a folder or a typed MODEL_NOT_FOUND error with the resolved
+   * path, never a hub download.
+   * @throws ModelNotFoundError, ModelFileError (a broken config.json, tokenizer.json or graph, named),
+   * VocabularyMismatchError, ModelDownloadError (a hub id that could not be downloaded),
+   * UnsupportedModelError (anything else transformers.js refuses).
+   */
   static async fromPretrained(
     idOrPath: string = defaultGeneratorPath(),
     options: {
@@ -90,28 +198,29 @@ export class LocalGenerator implements Generator {
       modelFileName?: string;
     } = {},
   ): Promise<LocalGenerator> {
-    const isFolder = existsSync(idOrPath) && statSync(idOrPath).isDirectory();
+    const folder = localModelFolder(idOrPath);
+    const isFolder = folder !== undefined;
+    const asked = options.dtype !== undefined && options.dtype !== "auto" ? parseModelDtype(options.dtype) : undefined;
     const env = transformers.env as unknown as { localModelPath: string; allowLocalModels: boolean };
     return serialized(async () => {
       // transformers.js resolves ids under env.localModelPath: point it at the folder's parent for the
       // duration of the load (serialized, then restored).
       const saved = { localModelPath: env.localModelPath, allowLocalModels: env.allowLocalModels };
-      const id = isFolder ? basename(resolve(idOrPath)) : idOrPath;
+      const id = isFolder ? basename(resolve(folder)) : idOrPath;
       if (isFolder) {
-        env.localModelPath = `${dirname(resolve(idOrPath))}/`;
+        env.localModelPath = `${dirname(resolve(folder))}/`;
         env.allowLocalModels = true;
       }
+      let graphFiles: string[] = [];
       try {
-        const config = (await transformers.AutoConfig.from_pretrained(id)) as unknown as {
-          is_encoder_decoder?: boolean;
-        };
+        const config = (
+          isFolder ? readModelConfig(join(folder, "config.json")) : await transformers.AutoConfig.from_pretrained(id)
+        ) as Record<string, unknown>;
         const encoderDecoder = config.is_encoder_decoder === true;
         const Auto = encoderDecoder ? transformers.AutoModelForSeq2SeqLM : transformers.AutoModelForCausalLM;
         // Local folders: the same dtype rule as every npov loader (resolveVariant), over the files
         // transformers.js generates with -- `model*.onnx` or the If-merged decoder (legacy layout), which
         // has the cache; a hub id: the asked dtype, else fp32.
-        const asked =
-          options.dtype !== undefined && options.dtype !== "auto" ? parseModelDtype(options.dtype) : undefined;
         const candidates =
           options.modelFileName !== undefined
             ? [options.modelFileName]
@@ -119,20 +228,35 @@ export class LocalGenerator implements Generator {
               ? ["decoder_model_merged"]
               : ["model", "decoder_model_merged"];
         const chosen = isFolder
-          ? resolveVariant(idOrPath, idOrPath, config as Record<string, unknown>, candidates, asked, encoderDecoder)
+          ? resolveVariant(idOrPath, folder, config, candidates, asked, encoderDecoder)
           : { base: options.modelFileName ?? "model", dtype: asked ?? "fp32" };
         const dtype = chosen.dtype;
+        const suffix = DTYPE_SUFFIX[dtype];
+        graphFiles = [
+          ...(encoderDecoder ? [`onnx/encoder_model${suffix}.onnx`] : []),
+          `onnx/${chosen.base}${suffix}.onnx`,
+        ];
+        const localTokenizer = isFolder ? checkLocalFolder(folder, graphFiles) : undefined;
         const modelFileName =
           options.modelFileName ??
           (chosen.base === "decoder_model_merged" && !encoderDecoder ? chosen.base : undefined);
         const lm = (await Auto.from_pretrained(id, {
           dtype,
+          // onnxruntime would print warnings and failures to stderr itself; npov reports them as typed errors.
+          session_options: { logSeverityLevel: 4 },
           ...(modelFileName !== undefined ? { model_file_name: modelFileName } : {}),
         } as Record<string, unknown>)) as unknown as LoadedModel;
-        const tokenizer = isFolder
-          ? tokenizerFromFiles(idOrPath)
-          : await transformers.AutoTokenizer.from_pretrained(id);
-        return new LocalGenerator(isFolder ? resolve(idOrPath) : idOrPath, tokenizer, lm, encoderDecoder);
+        const tokenizer = localTokenizer ?? (await transformers.AutoTokenizer.from_pretrained(id));
+        return new LocalGenerator(
+          isFolder ? resolve(folder) : idOrPath,
+          tokenizer,
+          lm,
+          encoderDecoder,
+          modelContext(config, tokenizer),
+          config,
+        );
+      } catch (error) {
+        throw loadFailure(idOrPath, folder, graphFiles, error);
       } finally {
         env.localModelPath = saved.localModelPath;
         env.allowLocalModels = saved.allowLocalModels;
@@ -140,19 +264,46 @@ export class LocalGenerator implements Generator {
     });
   }
 
+  /** Run transformers.js; a failure inside the model becomes a typed {@link ModelRunError}. */
+  private async run<T>(tokens: number, task: () => Promise<T>): Promise<T> {
+    try {
+      return await task();
+    } catch (error) {
+      if (error instanceof NpovError) throw error;
+      throw new ModelRunError(this.model, `${tokens} prompt tokens`, maxPositions(this.config), error);
+    }
+  }
+
   private args(input: NpovInput, options: GenerateOptions, streamer?: unknown): Record<string, unknown> {
     return this.promptArgs(generatorPrompt(validateInput(input)), options, streamer);
   }
 
+  /**
+   * The generation arguments of a prompt. The prompt must fit the model's context (else a typed
+   * `CONTEXT_TOO_LONG` error, before any long tokenization); the token budget is capped so the sequence
+   * stays within it -- prompt + new tokens for a causal LM, new tokens alone for an encoder-decoder's
+   * decoder -- and a capped generation ends with finish reason "length".
+   */
   private promptArgs(prompt: string, options: GenerateOptions, streamer?: unknown): Record<string, unknown> {
     const temperature = options.temperature ?? 0;
     if (!(temperature >= 0)) throw new InvalidValueError("temperature", "must be >= 0.");
-    const ids = this.tokenizer.encode(prompt) as number[];
+    const { tokens: limit, source } = this.context;
+    const ids = encodeForContext(this.tokenizer, prompt, {
+      limit,
+      reserved: this.encoderDecoder ? 0 : 1,
+      addSpecialTokens: true,
+      model: this.model,
+      what: "the prompt",
+      source,
+    });
+    const room = this.encoderDecoder ? limit : limit - ids.length;
+    if (room < 1) throw new ContextTooLongError(this.model, ids.length + 1, limit, "shorten the prompt");
     const inputIds = new transformers.Tensor("int64", BigInt64Array.from(ids.map(BigInt)), [1, ids.length]);
     return {
       input_ids: inputIds,
       attention_mask: new transformers.Tensor("int64", new BigInt64Array(ids.length).fill(1n), [1, ids.length]),
-      max_new_tokens: options.maxNewTokens ?? 256,
+      max_new_tokens: Math.min(options.maxNewTokens ?? 256, room),
+      logits_processor: [new FiniteLogitsCheck()],
       do_sample: temperature > 0,
       ...(temperature > 0 ? { temperature, top_p: options.topP ?? 1, top_k: 0 } : {}),
       ...(streamer === undefined ? {} : { streamer }),
@@ -166,14 +317,20 @@ export class LocalGenerator implements Generator {
     return { text: this.tokenizer.decode(ids, { skip_special_tokens: true }), length: ids.length };
   }
 
-  /** The model's raw output text for the Figure 3 prompt of `input` (no parsing). */
-  async generateText(input: NpovInput, options: GenerateOptions = {}): Promise<{ text: string; tokens: number }> {
+  /**
+   * The model's raw output text for the Figure 3 prompt of `input` (no parsing); `budget` is the token
+   * budget used (`maxNewTokens`, capped by the context).
+   */
+  async generateText(
+    input: NpovInput,
+    options: GenerateOptions = {},
+  ): Promise<{ text: string; tokens: number; budget: number }> {
     return serialized(async () => {
       transformers.random.seed(options.seed ?? 0);
       const args = this.args(input, options);
       const promptLength = (args.input_ids as { dims: number[] }).dims[1] as number;
-      const { text, length } = this.decode(await this.lm.generate(args), promptLength);
-      return { text, tokens: length };
+      const { text, length } = this.decode(await this.run(promptLength, () => this.lm.generate(args)), promptLength);
+      return { text, tokens: length, budget: args.max_new_tokens as number };
     });
   }
 
@@ -197,7 +354,7 @@ export class LocalGenerator implements Generator {
       transformers.random.seed(options.seed ?? 0);
       const args = this.promptArgs(prompt, options);
       const promptIds = Array.from((args.input_ids as { data: BigInt64Array }).data, Number);
-      const output = (await this.lm.generate(args)) as { data: BigInt64Array };
+      const output = (await this.run(promptIds.length, () => this.lm.generate(args))) as { data: BigInt64Array };
       const all = Array.from(output.data, Number);
       // Encoder-decoders return the decoder sequence (starting with the decoder start token); causal LMs
       // return prompt + generated.
@@ -208,7 +365,7 @@ export class LocalGenerator implements Generator {
       let text = full;
       let count = generated.length;
       let finishReason: "stop" | "length" =
-        generated.length >= (options.maxNewTokens ?? 256) && !eos.has(generated.at(-1) ?? -1) ? "length" : "stop";
+        generated.length >= (args.max_new_tokens as number) && !eos.has(generated.at(-1) ?? -1) ? "length" : "stop";
       const stops = (options.stop ?? []).filter((x) => x.length > 0);
       const cut = firstStop(full, stops);
       if (cut !== undefined) {
@@ -242,16 +399,19 @@ export class LocalGenerator implements Generator {
       // Decoder input: the start token and every generated token but the last; row t predicts generated[t].
       const decoderIds = sequence.slice(0, generated.length);
       logits = (
-        await this.lm({
-          input_ids: i64(promptIds),
-          attention_mask: ones(promptIds.length),
-          decoder_input_ids: i64(decoderIds),
-        })
+        await this.run(promptIds.length, () =>
+          this.lm({
+            input_ids: i64(promptIds),
+            attention_mask: ones(promptIds.length),
+            decoder_input_ids: i64(decoderIds),
+          }),
+        )
       ).logits;
       first = 0;
     } else {
       const ids = [...promptIds, ...generated].slice(0, promptIds.length + generated.length - 1);
-      logits = (await this.lm({ input_ids: i64(ids), attention_mask: ones(ids.length) })).logits;
+      logits = (await this.run(ids.length, () => this.lm({ input_ids: i64(ids), attention_mask: ones(ids.length) })))
+        .logits;
       first = promptIds.length - 1;
     }
     const vocab = logits.dims[2] as number;
@@ -267,6 +427,13 @@ export class LocalGenerator implements Generator {
       let sum = 0;
       for (const x of row) sum += Math.exp(x - max);
       const logZ = max + Math.log(sum);
+      if (!Number.isFinite(logZ))
+        throw new ModelRunError(
+          this.model,
+          `${promptIds.length + generated.length} tokens`,
+          maxPositions(this.config),
+          new Error(`the model computed non-finite logits at generated position ${t} (a NaN or infinite weight?)`),
+        );
       const top =
         k === 0
           ? []
@@ -280,12 +447,12 @@ export class LocalGenerator implements Generator {
 
   /** Generate and parse into opening and core. @throws GeneratorOutputError when the output is malformed */
   async generate(input: NpovInput, options: GenerateOptions = {}): Promise<GeneratedResponse> {
-    const { text, tokens } = await this.generateText(input, options);
+    const { text, tokens, budget } = await this.generateText(input, options);
     return {
       ...parseGeneratorOutput(text),
       raw: text,
       model: this.model,
-      finishReason: tokens >= (options.maxNewTokens ?? 256) ? "length" : "stop",
+      finishReason: tokens >= budget ? "length" : "stop",
     };
   }
 
@@ -325,7 +492,9 @@ export class LocalGenerator implements Generator {
     } as unknown as ConstructorParameters<typeof transformers.TextStreamer>[1]);
     const finished = serialized(async () => {
       transformers.random.seed(options.seed ?? 0);
-      await this.lm.generate(this.promptArgs(prompt, options, streamer));
+      const args = this.promptArgs(prompt, options, streamer);
+      const promptLength = (args.input_ids as { dims: number[] }).dims[1] as number;
+      await this.run(promptLength, () => this.lm.generate(args));
     })
       .catch((e: unknown) => {
         failure = e;

@@ -24,13 +24,18 @@ export interface CheckedGeneration {
   attempts: Attempt[];
 }
 
-/** How far a verdict is over its thresholds (<= 0 when allowed); lower is better. */
+/** How far a verdict is over its thresholds (<= 0 when allowed); lower is better; unscored is worst. */
 function excess(v: GuardVerdict): number {
+  if (v.error) return Number.POSITIVE_INFINITY;
   return Math.max(v.hallucination.score - v.hallucination.threshold, v.coverage.score - v.coverage.threshold);
 }
 
-/** The instruction for the next attempt, from what the guard flagged. */
+/**
+ * The instruction for the next attempt, from what the guard flagged; none for a response the guard could
+ * not score (the next attempt just uses a new seed).
+ */
 export function correctionInstruction(v: GuardVerdict): string | undefined {
+  if (v.error) return undefined;
   const parts: string[] = [];
   const missing = v.coverage.evidence.uncoveredArguments.map((a) => `"${a.text}"`);
   if (v.coverage.flagged && missing.length > 0)

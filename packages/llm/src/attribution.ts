@@ -15,6 +15,7 @@ import {
   type ErrorDetector,
   type ErrorScores,
   formatArguments,
+  maxOf,
   type NpovInput,
   rankUncoveredArguments,
   type Sentence,
@@ -150,8 +151,8 @@ export class AttributionJudge implements ErrorDetector {
     return {
       sentences: perSentence,
       arguments: perArgument,
-      hallucination: Math.max(...perSentence.map((s) => s.score)),
-      coverage: Math.max(...perArgument.map((a) => a.score)),
+      hallucination: maxOf(perSentence.map((s) => s.score)),
+      coverage: maxOf(perArgument.map((a) => a.score)),
     };
   }
 

@@ -8,6 +8,8 @@
  * client waits and reconnects, and jobs that a Redis without persistence lost are added again (checked
  * after each reconnect and every `recheckIntervalMs`).
  */
+
+import { pushAll } from "@npov/core";
 import { type ConnectionOptions, Queue } from "bullmq";
 import { RunInterruptedError } from "./errors.js";
 import { CHUNK_JOB_FORMAT, CHUNK_JOB_NAME, type ChunkJobData, DEFAULT_QUEUE_NAME, resultsKey } from "./jobs.js";
@@ -90,7 +92,7 @@ const atMost = (promise: Promise<unknown>, ms: number) =>
 /** Run `fn` over `items` with at most `width` calls in flight (node-redis pipelines them). */
 async function inBatches<T, R>(items: readonly T[], width: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = [];
-  for (let i = 0; i < items.length; i += width) out.push(...(await Promise.all(items.slice(i, i + width).map(fn))));
+  for (let i = 0; i < items.length; i += width) pushAll(out, await Promise.all(items.slice(i, i + width).map(fn)));
   return out;
 }
 

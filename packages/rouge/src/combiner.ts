@@ -6,13 +6,19 @@
  */
 import { existsSync } from "node:fs";
 import {
+  checkLogisticModel,
   createRng,
+  describe,
   FileFormatError,
   InvalidValueError,
   type LogisticModel,
   logisticProbability,
+  NotTextError,
   readJsonFile,
   repoPath,
+  requireArray,
+  requireNumber,
+  requireRecord,
   sigmoid,
   writeFileAtomic,
 } from "@npov/core";
@@ -81,16 +87,18 @@ function feature(features: Record<string, number>, name: string): number {
   return v;
 }
 
-/** Probability of an error under one model. */
+/** Probability of an error under one model. @throws InvalidValueError for a bad model or a missing feature */
 export function predictLogistic(model: LogisticModel, features: Record<string, number>): number {
+  requireRecord(features, "features", "an object of named features (supportFeatures)");
   return logisticProbability(model, (name) => feature(features, name));
 }
 
-/** Both probabilities. */
+/** Both probabilities. @throws InvalidValueError for a bad combiner or a missing feature */
 export function applyCombiner(
   combiner: SupportCombiner,
   features: Record<string, number>,
 ): { hallucination: number; coverage: number } {
+  checkSupportCombiner(combiner);
   return {
     hallucination: predictLogistic(combiner.hallucination, features),
     coverage: predictLogistic(combiner.coverage, features),
@@ -134,7 +142,8 @@ export interface FitOptions {
 
 /**
  * Fit a logistic regression of `labels` on the named features of `rows`.
- * @throws InvalidValueError when there are no rows, one class only, or a feature is missing
+ * @throws InvalidValueError when there are no rows, one class only, a feature is missing, or an option is
+ * out of range
  */
 export function fitLogistic(
   rows: ReadonlyArray<Record<string, number>>,
@@ -142,6 +151,19 @@ export function fitLogistic(
   names: readonly string[],
   options: FitOptions = {},
 ): LogisticModel {
+  requireArray(rows, "rows", "an array of feature records").forEach((r, i) => {
+    requireRecord(r, `rows[${i}]`, "a record of named features");
+  });
+  requireBooleans(labels, "labels");
+  requireArray(names, "names", "an array of feature names").forEach((n, i) => {
+    if (typeof n !== "string") throw new NotTextError(`names[${i}]`, n);
+  });
+  requireRecord(options, "options", "an object of fit options");
+  if (options.l2 !== undefined) requireNumber(options.l2, "options.l2", { min: 0 });
+  if (options.iterations !== undefined)
+    requireNumber(options.iterations, "options.iterations", { min: 1, max: 10_000, integer: true });
+  if (options.seed !== undefined) requireNumber(options.seed, "options.seed", { integer: true });
+  if (options.weights !== undefined) requireArray(options.weights, "options.weights", "an array of numbers");
   if (rows.length === 0 || rows.length !== labels.length)
     throw new InvalidValueError("rows", "need one label per row and at least one row.");
   if (labels.every((l) => l) || labels.every((l) => !l))
@@ -209,12 +231,34 @@ export interface CalibrationReport {
   ece: number;
 }
 
-/** Calibration of `probabilities` against `labels`. */
+function requireBooleans(value: unknown, path: string): readonly boolean[] {
+  const list = requireArray(value, path, "an array of true/false labels");
+  list.forEach((l, i) => {
+    if (typeof l !== "boolean")
+      throw new InvalidValueError(`${path}[${i}]`, `must be true or false, got ${describe(l)}.`);
+  });
+  return list as boolean[];
+}
+
+/**
+ * Calibration of `probabilities` against `labels`.
+ * @throws InvalidValueError unless probabilities in [0, 1] and labels pair up, and bins is an integer in [1, 1000]
+ */
 export function calibrationReport(
   probabilities: readonly number[],
   labels: readonly boolean[],
   bins = 10,
 ): CalibrationReport {
+  requireArray(probabilities, "probabilities", "an array of probabilities").forEach((p, i) => {
+    requireNumber(p, `probabilities[${i}]`, { min: 0, max: 1 });
+  });
+  requireBooleans(labels, "labels");
+  if (labels.length !== probabilities.length)
+    throw new InvalidValueError(
+      "labels",
+      `has ${labels.length} entries but probabilities has ${probabilities.length}.`,
+    );
+  requireNumber(bins, "bins", { min: 1, max: 1000, integer: true });
   const n = probabilities.length;
   const brier = n === 0 ? 0 : probabilities.reduce((s, p, i) => s + (p - (labels[i] ? 1 : 0)) ** 2, 0) / n;
   const table = Array.from({ length: bins }, (_, b) => ({
@@ -242,32 +286,45 @@ export function calibrationReport(
 
 const FORMAT = "npov-support-combiner/1";
 
-/** Save a combiner as JSON, atomically. */
+/** Save a combiner as JSON, atomically. @throws NotTextError, InvalidValueError, FileWriteError */
 export function saveSupportCombiner(file: string, combiner: SupportCombiner): void {
+  if (typeof file !== "string") throw new NotTextError("file", file);
+  checkSupportCombiner(combiner);
   writeFileAtomic(file, `${JSON.stringify(combiner, null, 1)}\n`);
 }
 
 function checkModel(m: unknown, file: string, field: string): LogisticModel {
-  const x = m as Partial<LogisticModel> | undefined;
-  const ok =
-    x !== undefined &&
-    Array.isArray(x.features) &&
-    Array.isArray(x.mean) &&
-    Array.isArray(x.std) &&
-    Array.isArray(x.weights) &&
-    typeof x.bias === "number" &&
-    x.mean.length === x.features.length &&
-    x.std.length === x.features.length &&
-    x.weights.length === x.features.length;
-  if (!ok)
+  try {
+    return checkLogisticModel(m, field);
+  } catch (e) {
+    if (!(e instanceof InvalidValueError)) throw e;
     throw new FileFormatError([
-      { file, line: undefined, field, message: "expected features, mean, std, weights and bias of one length" },
+      {
+        file,
+        line: undefined,
+        field: e.path ?? field,
+        message: `${e.message} (expected features, mean, std, weights and bias of one length)`,
+      },
     ]);
-  return x as LogisticModel;
+  }
 }
 
-/** Load a combiner saved by {@link saveSupportCombiner}. @throws FileReadError, FileFormatError */
+/**
+ * Check an in-memory combiner (two logistic models over known features). @throws InvalidValueError
+ */
+export function checkSupportCombiner(value: unknown, path = "combiner"): SupportCombiner {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new InvalidValueError(path, "must be a support combiner {format, hallucination, coverage}.");
+  const c = value as Partial<SupportCombiner>;
+  if (c.format !== FORMAT) throw new InvalidValueError(`${path}.format`, `must be "${FORMAT}".`);
+  checkLogisticModel(c.hallucination, `${path}.hallucination`);
+  checkLogisticModel(c.coverage, `${path}.coverage`);
+  return c as SupportCombiner;
+}
+
+/** Load a combiner saved by {@link saveSupportCombiner}. @throws NotTextError, FileReadError, FileFormatError */
 export function loadSupportCombiner(file: string): SupportCombiner {
+  if (typeof file !== "string") throw new NotTextError("file", file);
   const raw = (readJsonFile(file) ?? {}) as Partial<SupportCombiner>;
   if (raw.format !== FORMAT)
     throw new FileFormatError([{ file, line: undefined, field: "format", message: `expected "${FORMAT}"` }]);

@@ -4,8 +4,9 @@
  * maps that say which response words are unsupported and which argument words are uncovered.
  */
 import { type NpovInput, type Term, validateInput, validateResponse } from "@npov/core";
-import { clippedOverlap, countTerms } from "./score.js";
-import { type TokenizeOptions, tokenize } from "./tokenize.js";
+import { requireContent } from "./content.js";
+import { clippedOverlapUnchecked as clippedOverlap, countTermsUnchecked as countTerms } from "./score.js";
+import { checkTokenizeOptions, type TokenizeOptions, tokenize } from "./tokenize.js";
 
 /** A response word and its hallucination score: 1 when no given argument contains it. */
 export interface RougeResponseWord {
@@ -81,16 +82,23 @@ export type RougeDetectorOptions = TokenizeOptions;
  * perspective (arguments in their given order), so `perspective.recall = 1 - mean(word coverage scores)`;
  * `argument.recall` is the argument scored on its own against the response.
  *
- * Vacuous cases never give NaN: a response without content words has precision 1, a perspective or
- * argument without content words has recall 1.
+ * A response or argument without content words (only stop words, or nothing the tokenizer keeps) cannot be
+ * scored: it is refused with `NOTHING_TO_SCORE` rather than called clean.
+ * @throws NpovError on invalid input or options; NothingToScoreError as above
  */
 export function rougeDetector(input: NpovInput, response: string, options: RougeDetectorOptions = {}): RougeResult {
   const clean = validateInput(input);
   const text = validateResponse(response);
-  const responseTerms = tokenize(text, options);
+  checkTokenizeOptions(options);
+  const what = "no content word (only stop words, or nothing the tokenizer keeps)";
+  const responseTerms = requireContent(tokenize(text, options), "response", what);
   const responseCounts = countTerms(responseTerms.map((t) => t.term));
 
-  const argumentTerms = clean.perspectives.map((p) => p.arguments.map((a) => tokenize(a.text, options)));
+  const argumentTerms = clean.perspectives.map((p, k) =>
+    p.arguments.map((a, j) =>
+      requireContent(tokenize(a.text, options), `input.perspectives[${k}].arguments[${j}]`, what),
+    ),
+  );
 
   // Precision: response words against the union (multiset sum) of every given argument's words.
   const available = new Map<string, number>();

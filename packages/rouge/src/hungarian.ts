@@ -1,37 +1,209 @@
 /**
- * Maximum-weight bipartite matching (the Hungarian algorithm, O(n^3)) on a rectangular weight matrix:
- * every row is matched to at most one column and vice versa, maximizing the total weight.
+ * Maximum-weight bipartite matching (the Hungarian algorithm with Jonker-Volgenant potentials) on a
+ * rectangular weight matrix: every row is matched to at most one column and vice versa, maximizing the total
+ * weight.
+ *
+ * Cost: the classic formulation pads the matrix to n x n (n = the larger side) and costs O(n^3) -- a
+ * 1,500-word response against 20 argument words took seconds. Run over the smaller side only (no padding),
+ * it costs O(min^2 x max). Among equally good matchings the two formulations may choose differently, so the
+ * padded one -- the choice npov has always made -- runs while it is cheap: for the small matrices of
+ * ordinary inputs, within a budget per check (see {@link WorkMeter}); larger ones run unpadded. Every run
+ * counts its steps on the meter, which refuses beyond its limit.
  */
+import { describe, InputTooLargeError, InvalidValueError } from "@npov/core";
+import { MAX_MATCHING_STEPS } from "./limits.js";
 
-/** `weights[r][c]` >= 0; returns for each row its matched column, or -1. */
-export function maxWeightMatching(weights: ReadonlyArray<ArrayLike<number>>): number[] {
+/**
+ * Counts elementary steps of matching work (one step = one column scanned or updated) and throws
+ * {@link InputTooLargeError} (`INPUT_TOO_LARGE`) once they pass `limit`, so no input runs unbounded. The count
+ * is deterministic: the same input passes or fails the same way on every machine.
+ */
+export class WorkMeter {
+  /** Steps counted so far. */
+  steps = 0;
+  /** Estimated steps (n^3 each) granted to the padded formulation so far. */
+  paddedSteps = 0;
+  constructor(
+    readonly limit: number = MAX_MATCHING_STEPS,
+    readonly path = "input",
+    /** Estimated steps the padded formulation may take in all (see the module comment). */
+    readonly paddedBudget: number = PADDED_BUDGET,
+  ) {}
+
+  /** Whether a padded run of estimated `cost` steps fits the remaining budget (and reserve it if so). */
+  usePadded(cost: number): boolean {
+    if (this.paddedSteps + cost > this.paddedBudget) return false;
+    this.paddedSteps += cost;
+    return true;
+  }
+
+  /** Count `steps` more steps. @throws InputTooLargeError past the limit */
+  add(steps: number): void {
+    this.steps += steps;
+    if (this.steps > this.limit)
+      throw new InputTooLargeError(
+        this.path,
+        this.steps,
+        this.limit,
+        "word-matching steps",
+        "Shorten the response or give fewer or shorter arguments (many repeated words make matching costlier).",
+      );
+  }
+}
+
+// Padded n x n runs cost up to n^3 steps; one check may spend about this much on them (~0.05 s): every
+// matching of a chatbot-length response (up to ~120 content words against a few arguments) fits, so their
+// results are the ones npov has always given; beyond, the unpadded formulation takes over.
+const PADDED_BUDGET = 16_000_000;
+
+function isNumberRow(row: unknown): row is ArrayLike<number> {
+  return Array.isArray(row) || (ArrayBuffer.isView(row) && !(row instanceof DataView));
+}
+
+/** Check the matrix (rectangular, finite weights >= 0) and return its shape and largest weight. */
+function checkWeights(weights: unknown): { rows: number; cols: number; max: number } {
+  if (!Array.isArray(weights)) throw new InvalidValueError("weights", "must be an array of rows (arrays of numbers).");
   const rows = weights.length;
-  const cols = rows === 0 ? 0 : (weights[0] as ArrayLike<number>).length;
-  const n = Math.max(rows, cols);
-  if (n === 0) return [];
-  // Minimize cost = max - weight on an n x n matrix padded with zero weights.
+  let cols = 0;
   let max = 0;
-  for (const row of weights) for (let c = 0; c < cols; c++) max = Math.max(max, row[c] as number);
-  const cost = (r: number, c: number) =>
-    r < rows && c < cols ? max - ((weights[r] as ArrayLike<number>)[c] as number) : max;
-  // Jonker-Volgenant style potentials (1-based arrays as in the classic formulation).
-  const u = new Float64Array(n + 1);
-  const v = new Float64Array(n + 1);
-  const p = new Int32Array(n + 1); // p[col] = row matched to col
-  const way = new Int32Array(n + 1);
-  for (let i = 1; i <= n; i++) {
+  for (let r = 0; r < rows; r++) {
+    const row: unknown = weights[r];
+    if (!isNumberRow(row)) throw new InvalidValueError(`weights[${r}]`, "must be an array of numbers.");
+    if (r === 0) cols = row.length;
+    else if (row.length !== cols)
+      throw new InvalidValueError(
+        `weights[${r}]`,
+        `has ${row.length} columns but weights[0] has ${cols}: rows must be equally long.`,
+      );
+    for (let c = 0; c < cols; c++) {
+      const w = row[c];
+      if (typeof w !== "number" || !Number.isFinite(w) || w < 0)
+        throw new InvalidValueError(`weights[${r}][${c}]`, `must be a finite number >= 0, got ${describe(w)}.`);
+      max = Math.max(max, w);
+    }
+  }
+  return { rows, cols, max };
+}
+
+/**
+ * `weights[r][c]`: finite and >= 0, all rows equally long. Returns for each row its matched column, or -1
+ * (rows matched only at weight 0 count as unmatched).
+ * @throws InvalidValueError on a ragged matrix or a weight that is negative, NaN or infinite;
+ * InputTooLargeError when the work passes `meter`'s limit (default {@link MAX_MATCHING_STEPS} steps)
+ */
+export function maxWeightMatching(weights: ReadonlyArray<ArrayLike<number>>, meter = new WorkMeter()): number[] {
+  const { rows, cols, max } = checkWeights(weights);
+  if (!(meter instanceof WorkMeter)) throw new InvalidValueError("meter", "must be a WorkMeter.");
+  if (rows === 0) return [];
+  if (cols === 0) return new Array<number>(rows).fill(-1);
+  if (meter.usePadded(Math.max(rows, cols) ** 3)) return squareMatching(weights, rows, cols, max, meter);
+  if (rows <= cols) return wideMatching(weights, rows, cols, max, meter);
+  const transposed = Array.from({ length: cols }, (_, c) =>
+    Float64Array.from({ length: rows }, (_, r) => (weights[r] as ArrayLike<number>)[c] as number),
+  );
+  const byColumn = wideMatching(transposed, cols, rows, max, meter);
+  const match = new Array<number>(rows).fill(-1);
+  byColumn.forEach((r, c) => {
+    if (r >= 0) match[r] = c;
+  });
+  return match;
+}
+
+/** The Hungarian algorithm over the rows of a matrix with rows <= cols, unpadded: O(rows^2 cols). */
+function wideMatching(
+  weights: ReadonlyArray<ArrayLike<number>>,
+  rows: number,
+  cols: number,
+  max: number,
+  meter: WorkMeter,
+): number[] {
+  // Jonker-Volgenant style potentials (1-based arrays as in the classic formulation); cost = max - weight.
+  const u = new Float64Array(rows + 1);
+  const v = new Float64Array(cols + 1);
+  const p = new Int32Array(cols + 1); // p[col] = row matched to col
+  const way = new Int32Array(cols + 1);
+  const minv = new Float64Array(cols + 1);
+  const used = new Uint8Array(cols + 1);
+  for (let i = 1; i <= rows; i++) {
     p[0] = i;
     let j0 = 0;
-    const minv = new Float64Array(n + 1).fill(Number.POSITIVE_INFINITY);
-    const used = new Uint8Array(n + 1);
+    minv.fill(Number.POSITIVE_INFINITY);
+    used.fill(0);
+    let steps = 0;
     do {
       used[j0] = 1;
       const i0 = p[j0] as number;
+      const row = weights[i0 - 1] as ArrayLike<number>;
+      let delta = Number.POSITIVE_INFINITY;
+      let j1 = 0;
+      for (let j = 1; j <= cols; j++) {
+        if (used[j]) continue;
+        const cur = max - (row[j - 1] as number) - (u[i0] as number) - (v[j] as number);
+        if (cur < (minv[j] as number)) {
+          minv[j] = cur;
+          way[j] = j0;
+        }
+        if ((minv[j] as number) < delta) {
+          delta = minv[j] as number;
+          j1 = j;
+        }
+      }
+      for (let j = 0; j <= cols; j++) {
+        if (used[j]) {
+          u[p[j] as number] = (u[p[j] as number] as number) + delta;
+          v[j] = (v[j] as number) - delta;
+        } else minv[j] = (minv[j] as number) - delta;
+      }
+      j0 = j1;
+      steps++;
+    } while (p[j0] !== 0);
+    meter.add(steps * (2 * cols + 1));
+    do {
+      const j1 = way[j0] as number;
+      p[j0] = p[j1] as number;
+      j0 = j1;
+    } while (j0 !== 0);
+  }
+  const match = new Array<number>(rows).fill(-1);
+  for (let j = 1; j <= cols; j++) {
+    const r = (p[j] as number) - 1;
+    if (r >= 0 && ((weights[r] as ArrayLike<number>)[j - 1] as number) > 0) match[r] = j - 1;
+  }
+  return match;
+}
+
+/** The classic formulation, padded to n x n with zero weights (n = the larger side): O(n^3). */
+function squareMatching(
+  weights: ReadonlyArray<ArrayLike<number>>,
+  rows: number,
+  cols: number,
+  max: number,
+  meter: WorkMeter,
+): number[] {
+  const n = Math.max(rows, cols);
+  // cost(r, c) = max - weight inside the matrix, max in the zero-weight padding.
+  const u = new Float64Array(n + 1);
+  const v = new Float64Array(n + 1);
+  const p = new Int32Array(n + 1);
+  const way = new Int32Array(n + 1);
+  const minv = new Float64Array(n + 1);
+  const used = new Uint8Array(n + 1);
+  for (let i = 1; i <= n; i++) {
+    p[0] = i;
+    let j0 = 0;
+    minv.fill(Number.POSITIVE_INFINITY);
+    used.fill(0);
+    let steps = 0;
+    do {
+      used[j0] = 1;
+      const i0 = p[j0] as number;
+      const row = i0 - 1 < rows ? (weights[i0 - 1] as ArrayLike<number>) : undefined;
       let delta = Number.POSITIVE_INFINITY;
       let j1 = 0;
       for (let j = 1; j <= n; j++) {
         if (used[j]) continue;
-        const cur = cost(i0 - 1, j - 1) - (u[i0] as number) - (v[j] as number);
+        const cost = row !== undefined && j - 1 < cols ? max - (row[j - 1] as number) : max;
+        const cur = cost - (u[i0] as number) - (v[j] as number);
         if (cur < (minv[j] as number)) {
           minv[j] = cur;
           way[j] = j0;
@@ -48,7 +220,9 @@ export function maxWeightMatching(weights: ReadonlyArray<ArrayLike<number>>): nu
         } else minv[j] = (minv[j] as number) - delta;
       }
       j0 = j1;
+      steps++;
     } while (p[j0] !== 0);
+    meter.add(steps * (2 * n + 1));
     do {
       const j1 = way[j0] as number;
       p[j0] = p[j1] as number;

@@ -13,19 +13,37 @@
  * synonym pairs of those synsets then form a benchmark the embedding cannot have memorized (see
  * {@link evaluateLexSim}). No standard word-similarity set is available from the npm registry.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import {
   createRng,
   FileFormatError,
   InvalidValueError,
+  NotTextError,
   type Rng,
   readJsonFile,
   repoPath,
+  requireArray,
+  requireNumber,
+  requireRecord,
   resolveStopwords,
   writeFileAtomic,
 } from "@npov/core";
+import { readBinary } from "./content.js";
 import { loadWordNet, wordnetDir } from "./wordnet.js";
+
+/** Check the shape of a lexsim model (no pass over its rows). @throws InvalidValueError */
+export function checkLexSim(value: unknown, path = "model"): LexSim {
+  const m = requireRecord(value, path, "a lexsim model (loadLexSim)");
+  const dim = requireNumber(m.dim, `${path}.dim`, { min: 1, integer: true });
+  if (!Array.isArray(m.words) || !(m.index instanceof Map) || m.index.size > m.words.length)
+    throw new InvalidValueError(path, "must have words (an array) and index (a Map from word to row).");
+  if (!(m.data instanceof Int8Array) || m.data.length !== m.words.length * dim)
+    throw new InvalidValueError(`${path}.data`, `must be an Int8Array of ${m.words.length} words x ${dim} values.`);
+  if (!(m.norms instanceof Float32Array) || m.norms.length !== m.words.length)
+    throw new InvalidValueError(`${path}.norms`, `must be a Float32Array of ${m.words.length} norms.`);
+  return value as LexSim;
+}
 
 /** Unit-length int8-quantized lemma embeddings. */
 export interface LexSim {
@@ -86,7 +104,9 @@ function readSynsets(dir: string): Map<string, Synset> {
   const stop = resolveStopwords("nltk");
   const synsets = new Map<string, Synset>();
   for (const pos of Object.keys(FILES) as Pos[]) {
-    for (const line of readFileSync(join(dir, `data.${FILES[pos]}`), "utf8").split("\n")) {
+    for (const line of readBinary(join(dir, `data.${FILES[pos]}`))
+      .toString("utf8")
+      .split("\n")) {
       if (line.length === 0 || line.startsWith(" ")) continue;
       const bar = line.indexOf(" | ");
       const f = (bar < 0 ? line : line.slice(0, bar)).split(" ");
@@ -126,7 +146,9 @@ function readSynsets(dir: string): Map<string, Synset> {
 function readSenses(dir: string): Map<string, string[][]> {
   const senses = new Map<string, string[][]>();
   for (const pos of Object.keys(FILES) as Pos[]) {
-    for (const line of readFileSync(join(dir, `index.${FILES[pos]}`), "utf8").split("\n")) {
+    for (const line of readBinary(join(dir, `index.${FILES[pos]}`))
+      .toString("utf8")
+      .split("\n")) {
       if (line.length === 0 || line.startsWith(" ")) continue;
       const f = line.split(" ");
       const lemma = (f[0] as string).replace(/_/g, " ");
@@ -199,8 +221,16 @@ function orthonormalize(q: Float64Array, n: number, l: number): void {
     }
 }
 
-/** Eigen-decomposition of a symmetric l x l matrix (row-major) by cyclic Jacobi rotations. */
+/**
+ * Eigen-decomposition of a symmetric l x l matrix (row-major) by cyclic Jacobi rotations.
+ * @throws InvalidValueError unless `matrix` holds l x l finite numbers (l an integer in [1, 2048])
+ */
 export function symmetricEigen(matrix: Float64Array, l: number): { values: Float64Array; vectors: Float64Array } {
+  requireNumber(l, "l", { min: 1, max: 2048, integer: true });
+  if (!(matrix instanceof Float64Array) || matrix.length !== l * l)
+    throw new InvalidValueError("matrix", `must be a Float64Array of ${l} x ${l} values.`);
+  for (let i = 0; i < matrix.length; i++)
+    if (!Number.isFinite(matrix[i])) throw new InvalidValueError(`matrix[${i}]`, "must be a finite number.");
   const a = Float64Array.from(matrix);
   const v = new Float64Array(l * l);
   for (let i = 0; i < l; i++) v[i * l + i] = 1;
@@ -250,6 +280,14 @@ function gaussian(rng: Rng): number {
  * @throws InvalidValueError on out-of-range options
  */
 export function buildLexSim(options: LexSimBuildOptions = {}): LexSimBuild {
+  requireRecord(options, "options", "an object of build options");
+  if (options.dir !== undefined && typeof options.dir !== "string") throw new NotTextError("options.dir", options.dir);
+  for (const key of ["relatedWeight", "secondHopWeight", "glossWeight", "reverseGlossWeight"] as const)
+    if (options[key] !== undefined) requireNumber(options[key], `options.${key}`, { min: 0, max: 100 });
+  if (options.oversample !== undefined)
+    requireNumber(options.oversample, "options.oversample", { min: 0, max: 1024, integer: true });
+  if (options.power !== undefined) requireNumber(options.power, "options.power", { min: 0, max: 100, integer: true });
+  if (options.seed !== undefined) requireNumber(options.seed, "options.seed", { integer: true });
   const dir = options.dir ?? wordnetDir();
   const dim = options.dim ?? 128;
   const oversample = options.oversample ?? 16;
@@ -435,11 +473,28 @@ function fromQuantized(dim: number, words: string[], data: Int8Array): LexSim {
   return { dim, words, index: new Map(words.map((w, i) => [w, i])), data, norms };
 }
 
-/** Cosine similarity of two lemmas, or undefined when either is not in the model. */
+/** Cosine similarity of two lemmas, or undefined when either is not in the model. @throws InvalidValueError, NotTextError */
 export function lexCosine(model: LexSim, a: string, b: string): number | undefined {
+  checkLexSim(model);
+  if (typeof a !== "string") throw new NotTextError("a", a);
+  if (typeof b !== "string") throw new NotTextError("b", b);
+  return lexCosineUnchecked(model, a, b);
+}
+
+/** {@link lexCosine} without the checks, for inner loops over a model already checked. @internal */
+export function lexCosineUnchecked(model: LexSim, a: string, b: string): number | undefined {
   const i = model.index.get(a);
   const j = model.index.get(b);
   if (i === undefined || j === undefined) return undefined;
+  if (
+    !Number.isInteger(i) ||
+    !Number.isInteger(j) ||
+    i < 0 ||
+    j < 0 ||
+    i >= model.words.length ||
+    j >= model.words.length
+  )
+    throw new InvalidValueError("model.index", `maps "${a}" or "${b}" outside the model's ${model.words.length} rows.`);
   if (i === j) return 1;
   const d = model.dim;
   let s = 0;
@@ -451,6 +506,9 @@ const FORMAT = "npov-lexsim/1";
 
 /** Save as `lexsim.json` (format, dim, words in row order) and `vectors.i8`, atomically. */
 export function saveLexSim(dir: string, model: LexSim, meta: Record<string, unknown> = {}): void {
+  if (typeof dir !== "string") throw new NotTextError("dir", dir);
+  checkLexSim(model);
+  requireRecord(meta, "meta");
   writeFileAtomic(
     join(dir, "vectors.i8"),
     new Uint8Array(model.data.buffer, model.data.byteOffset, model.data.byteLength),
@@ -461,16 +519,23 @@ export function saveLexSim(dir: string, model: LexSim, meta: Record<string, unkn
   );
 }
 
-/** Load a model saved by {@link saveLexSim}. @throws FileReadError, FileFormatError */
+/** Load a model saved by {@link saveLexSim}. @throws NotTextError, FileReadError, FileFormatError */
 export function loadLexSim(dir: string): LexSim {
+  if (typeof dir !== "string") throw new NotTextError("dir", dir);
   const file = join(dir, "lexsim.json");
   const meta = (readJsonFile(file) ?? {}) as { format?: string; dim?: number; words?: string };
-  if (meta.format !== FORMAT || typeof meta.dim !== "number" || typeof meta.words !== "string")
+  if (
+    meta.format !== FORMAT ||
+    typeof meta.dim !== "number" ||
+    !Number.isInteger(meta.dim) ||
+    meta.dim < 1 ||
+    typeof meta.words !== "string"
+  )
     throw new FileFormatError([
       { file, line: undefined, field: "format", message: `expected "${FORMAT}" with dim and words` },
     ]);
   const words = meta.words.split("\n");
-  const bytes = readFileSync(join(dir, "vectors.i8"));
+  const bytes = readBinary(join(dir, "vectors.i8"));
   if (bytes.length !== words.length * meta.dim)
     throw new FileFormatError([
       {
@@ -507,7 +572,7 @@ export interface LexSimEvaluation {
 /**
  * Score held-out synonym pairs (one pair per held-out synset: its first two single-word lemmas) against
  * random pairs and against co-hyponym pairs drawn with `seed`.
- * @throws InvalidValueError when there are no held-out or co-hyponym pairs
+ * @throws InvalidValueError when there are no held-out or co-hyponym pairs, or for a bad model or pair
  */
 export function evaluateLexSim(
   model: LexSim,
@@ -515,10 +580,22 @@ export function evaluateLexSim(
   coHyponyms: ReadonlyArray<readonly [string, string]>,
   seed = 1,
 ): LexSimEvaluation {
+  checkLexSim(model);
+  if (model.words.length === 0) throw new InvalidValueError("model.words", "must not be empty.");
+  for (const [name, list] of [
+    ["heldOut", heldOut],
+    ["coHyponyms", coHyponyms],
+  ] as const)
+    requireArray(list, name, "an array of word groups").forEach((g, i) => {
+      const group = requireArray(g, `${name}[${i}]`, "an array of at least two words");
+      if (group.length < 2 || group.some((w) => typeof w !== "string"))
+        throw new InvalidValueError(`${name}[${i}]`, "must hold at least two words.");
+    });
+  requireNumber(seed, "seed", { integer: true });
   if (heldOut.length === 0 || coHyponyms.length === 0)
     throw new InvalidValueError("heldOut", "no held-out pairs to score: build with holdout > 0 (e.g. 0.03).");
   const rng = createRng(seed);
-  const sim = (a: string, b: string) => lexCosine(model, a, b) ?? 0;
+  const sim = (a: string, b: string) => lexCosineUnchecked(model, a, b) ?? 0;
   const pos = heldOut.map((g) => sim(g[0] as string, g[1] as string));
   const randomWord = () => model.words[rng.int(model.words.length)] as string;
   const neg = heldOut.map((g) => sim(g[0] as string, randomWord()));
@@ -558,7 +635,9 @@ export function firstSenseSynonyms(): ReadonlyMap<string, readonly string[]> {
     const dominant = new Map<string, { id: string; tagged: number }>();
     const tagged = new Map<string, number>();
     for (const pos of ["n", "v", "a", "r"] as Pos[]) {
-      for (const line of readFileSync(join(dir, `index.${FILES[pos]}`), "utf8").split("\n")) {
+      for (const line of readBinary(join(dir, `index.${FILES[pos]}`))
+        .toString("utf8")
+        .split("\n")) {
         if (line.length === 0 || line.startsWith(" ")) continue;
         const f = line.split(" ");
         const lemma = f[0] as string;

@@ -5,6 +5,7 @@
  * on 4-letter words, "alli" handled before "bli", "fulli" and "logi" rules. Written from the published
  * algorithm and NLTK's documented extensions; checked against Porter's published examples.
  */
+import { NotTextError } from "@npov/core";
 
 const IRREGULAR: ReadonlyMap<string, string> = new Map(
   Object.entries({
@@ -23,19 +24,34 @@ const IRREGULAR: ReadonlyMap<string, string> = new Map(
   }).flatMap(([stem, forms]) => forms.map((f) => [f, stem] as [string, string])),
 );
 
-function isConsonant(word: string, i: number): boolean {
-  const c = word[i];
-  if (c === "a" || c === "e" || c === "i" || c === "o" || c === "u") return false;
-  if (c === "y") return i === 0 ? true : !isConsonant(word, i - 1);
+const isVowelLetter = (c: string | undefined) => c === "a" || c === "e" || c === "i" || c === "o" || c === "u";
+
+/** Whether letter i is a consonant given whether letter i - 1 is ("y" after a consonant is a vowel). */
+function consonantAfter(c: string | undefined, i: number, previous: boolean): boolean {
+  if (isVowelLetter(c)) return false;
+  if (c === "y") return i === 0 ? true : !previous;
   return true;
+}
+
+/**
+ * Porter's consonant test. A "y" is a consonant unless it follows a consonant, so a run of "y"s alternates:
+ * walk back to the run's start (a loop, not recursion -- a word of 100,000 "y"s is text too).
+ */
+function isConsonant(word: string, i: number): boolean {
+  let k = i;
+  while (k > 0 && word[k] === "y") k--;
+  let consonant = word[k] === "y" ? true : !isVowelLetter(word[k]);
+  for (let j = k + 1; j <= i; j++) consonant = !consonant;
+  return consonant;
 }
 
 /** Porter's measure m: the number of vowel-consonant sequences. */
 function measure(stem: string): number {
   let m = 0;
   let prevVowel = false;
+  let consonant = false;
   for (let i = 0; i < stem.length; i++) {
-    const consonant = isConsonant(stem, i);
+    consonant = consonantAfter(stem[i], i, consonant);
     if (consonant && prevVowel) m++;
     prevVowel = !consonant;
   }
@@ -46,7 +62,11 @@ const positive = (stem: string) => measure(stem) > 0;
 const above1 = (stem: string) => measure(stem) > 1;
 
 function containsVowel(stem: string): boolean {
-  for (let i = 0; i < stem.length; i++) if (!isConsonant(stem, i)) return true;
+  let consonant = false;
+  for (let i = 0; i < stem.length; i++) {
+    consonant = consonantAfter(stem[i], i, consonant);
+    if (!consonant) return true;
+  }
   return false;
 }
 
@@ -205,8 +225,9 @@ function step5b(word: string): string {
   return applyRules(word, [["ll", "l", () => measure(word.slice(0, -1)) > 1]]);
 }
 
-/** Stem a word exactly as NLTK's `PorterStemmer().stem(word)` does (lowercasing first). */
+/** Stem a word exactly as NLTK's `PorterStemmer().stem(word)` does (lowercasing first). @throws NotTextError */
 export function nltkPorterStem(word: string): string {
+  if (typeof word !== "string") throw new NotTextError("word", word);
   const lower = word.toLowerCase();
   const irregular = IRREGULAR.get(word);
   if (irregular !== undefined) return irregular;

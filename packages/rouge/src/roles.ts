@@ -5,7 +5,16 @@
  * less than a threshold), or when it opens or closes the response without mostly restating arguments.
  * Every other sentence is an **argument** sentence, and only those are scored for hallucination.
  */
-import { porterStem, type Term } from "@npov/core";
+import {
+  describe,
+  InvalidValueError,
+  NotTextError,
+  porterStem,
+  requireArray,
+  requireNumber,
+  requireRecord,
+  type Term,
+} from "@npov/core";
 
 /**
  * Words of discourse about a debate rather than of an argument in it: who argues, how, in what order, and
@@ -286,6 +295,8 @@ const DISCOURSE = new Set(DISCOURSE_WORDS.map((w) => porterStem(w)));
 
 /** True when a term is a discourse word (see {@link DISCOURSE_WORDS}). */
 export function isDiscourseTerm(term: Term): boolean {
+  if (typeof term !== "object" || term === null || typeof term.term !== "string")
+    throw new InvalidValueError("term", `must be a term (contentTerms), got ${describe(term)}.`);
   return DISCOURSE.has(term.term);
 }
 
@@ -312,6 +323,18 @@ export function sentenceRole(
   words: ReadonlyArray<{ term: Term; weight: number; inQuery: boolean; support: number }>,
   options: RoleOptions = {},
 ): SentenceRole {
+  requireArray(words, "words", "an array of {term, weight, inQuery, support}").forEach((w, i) => {
+    const x = requireRecord(w, `words[${i}]`, "a word {term, weight, inQuery, support}");
+    isDiscourseTerm(x.term as Term);
+    requireNumber(x.weight, `words[${i}].weight`, { min: 0 });
+    requireNumber(x.support, `words[${i}].support`, { min: 0, max: 1 });
+    if (typeof x.inQuery !== "boolean") throw new InvalidValueError(`words[${i}].inQuery`, "must be true or false.");
+  });
+  requireRecord(options, "options", "an object of role options");
+  if (options.threshold !== undefined) requireNumber(options.threshold, "options.threshold", { min: 0 });
+  if (options.edgeSupport !== undefined) requireNumber(options.edgeSupport, "options.edgeSupport", { min: 0, max: 1 });
+  if (options.edge !== undefined && typeof options.edge !== "boolean")
+    throw new InvalidValueError("options.edge", "must be true or false.");
   const threshold = options.threshold ?? 1.0;
   let mass = 0;
   let content = 0;
@@ -387,5 +410,6 @@ const SIDE_CUE_RE = new RegExp(
 
 /** True when a sentence opens a side block (starts with one of {@link SIDE_CUES}). */
 export function opensSide(sentence: string): boolean {
+  if (typeof sentence !== "string") throw new NotTextError("sentence", sentence);
   return SIDE_CUE_RE.test(sentence);
 }

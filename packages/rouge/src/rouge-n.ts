@@ -1,7 +1,13 @@
 /** Plain ROUGE-N between two texts, reproducing Google's rouge-score with `tokenizer: "rouge-score"`. */
-import { InvalidValueError, NotTextError } from "@npov/core";
-import { clippedOverlap, countTerms, ngrams, type PrecisionRecallF, scoreCounts } from "./score.js";
-import { type TokenizeOptions, tokenize } from "./tokenize.js";
+import { describe, InvalidValueError, NotTextError } from "@npov/core";
+import {
+  clippedOverlapUnchecked,
+  countTermsUnchecked,
+  ngramsUnchecked,
+  type PrecisionRecallF,
+  scoreCountsUnchecked,
+} from "./score.js";
+import { checkTokenizeOptions, type TokenizeOptions, tokenize } from "./tokenize.js";
 
 /** Options of {@link rougeN}. */
 export interface RougeNOptions extends TokenizeOptions {
@@ -17,15 +23,21 @@ export interface RougeNOptions extends TokenizeOptions {
 export function rougeN(prediction: string, target: string, options: RougeNOptions = {}): PrecisionRecallF {
   if (typeof prediction !== "string") throw new NotTextError("prediction", prediction);
   if (typeof target !== "string") throw new NotTextError("target", target);
+  checkTokenizeOptions(options);
   const n = options.n ?? 1;
-  if (!Number.isInteger(n) || n < 1) throw new InvalidValueError("n", `must be a positive integer, got ${String(n)}.`);
-  const pred = ngrams(
+  if (!Number.isInteger(n) || n < 1)
+    throw new InvalidValueError("n", `must be a positive integer, got ${describe(n)}.`);
+  const pred = ngramsUnchecked(
     tokenize(prediction, options).map((t) => t.term),
     n,
   );
-  const tgt = ngrams(
+  const tgt = ngramsUnchecked(
     tokenize(target, options).map((t) => t.term),
     n,
   );
-  return scoreCounts(clippedOverlap(countTerms(pred), countTerms(tgt)), pred.length, tgt.length);
+  return scoreCountsUnchecked(
+    clippedOverlapUnchecked(countTermsUnchecked(pred), countTermsUnchecked(tgt)),
+    pred.length,
+    tgt.length,
+  );
 }

@@ -22,19 +22,29 @@
  */
 import {
   contentTerms,
+  describe,
   type ErrorDetector,
   type ErrorScores,
+  InvalidValueError,
+  maxOf,
+  minOf,
+  NotTextError,
   type NpovInput,
+  requireArray,
+  requireNumber,
+  requireRecord,
   splitSentences,
   type Term,
   validateInput,
   validateResponse,
 } from "@npov/core";
-import { applyCombiner, defaultSupportCombiner, type SupportCombiner } from "./combiner.js";
+import { applyCombiner, checkSupportCombiner, defaultSupportCombiner, type SupportCombiner } from "./combiner.js";
+import { PairTable, requireContent, termsBySentence } from "./content.js";
 import { maxWeightMatching } from "./hungarian.js";
-import { defaultLexSim, type LexSim, lexCosine } from "./lexsim.js";
+import { checkLexSim, defaultLexSim, type LexSim, lexCosineUnchecked } from "./lexsim.js";
+import { type AlignmentLimits, checkInputSize, checkWordPairs, resolveLimits } from "./limits.js";
 import { isDiscourseTerm, opensSide, type SentenceRole, sentenceRole } from "./roles.js";
-import { SoftMatcher, type SoftMatchOptions } from "./soft.js";
+import { checkSoftMatchOptions, SoftMatcher, type SoftMatchOptions } from "./soft.js";
 import { defaultSpecificityTable, Specificity, type SpecificityTable } from "./specificity.js";
 import { loadWordNet, type WordNet } from "./wordnet.js";
 
@@ -60,10 +70,18 @@ export class SemanticMatcher {
   private readonly wn: WordNet;
   private readonly cache = new Map<string, number>();
   private readonly lemmaCache = new Map<string, string[]>();
+  /** @throws InvalidValueError for bad options */
   constructor(readonly options: SemanticMatchOptions = {}) {
+    requireRecord(options, "options", "an object of semantic-matching options");
+    for (const key of ["low", "high", "cap"] as const)
+      if (options[key] !== undefined) requireNumber(options[key], `options.${key}`, { min: -1, max: 1 });
+    if ((options.high ?? 0.9) <= (options.low ?? 0.4))
+      throw new InvalidValueError("options.high", "must be above options.low.");
+    if (options.relations !== undefined) checkSoftMatchOptions(options.relations, "options.relations");
     this.wn = options.wordnet ?? loadWordNet();
     this.soft = new SoftMatcher({ ...options.relations, wordnet: this.wn });
     this.lexsim = options.lexsim === null ? undefined : (options.lexsim ?? defaultLexSim());
+    if (this.lexsim !== undefined) checkLexSim(this.lexsim, "options.lexsim");
   }
 
   private lemmas(word: string): string[] {
@@ -71,6 +89,7 @@ export class SemanticMatcher {
     if (l === undefined) {
       l = this.wn.lemmas(word);
       if (!l.includes(word)) l = [word, ...l];
+      if (this.lemmaCache.size >= 1_000_000) this.lemmaCache.clear();
       this.lemmaCache.set(word, l);
     }
     return l;
@@ -78,10 +97,16 @@ export class SemanticMatcher {
 
   /** Embedding similarity of two words mapped to [0, cap] (0 when either is unknown). */
   embedding(x: string, y: string): number {
+    if (typeof x !== "string") throw new NotTextError("x", x);
+    if (typeof y !== "string") throw new NotTextError("y", y);
+    return this.lemmaEmbedding(x, y);
+  }
+
+  private lemmaEmbedding(x: string, y: string): number {
     if (this.lexsim === undefined) return 0;
     let best = -1;
     for (const a of this.lemmas(x))
-      for (const b of this.lemmas(y)) best = Math.max(best, lexCosine(this.lexsim, a, b) ?? -1);
+      for (const b of this.lemmas(y)) best = Math.max(best, lexCosineUnchecked(this.lexsim, a, b) ?? -1);
     // Chosen by topic-grouped cross-validation on the chatbot-dev tune part (0.2-0.5 / 0.6-1.0 tried).
     const low = this.options.low ?? 0.4;
     const high = this.options.high ?? 0.9;
@@ -89,13 +114,22 @@ export class SemanticMatcher {
     return Math.min(1, Math.max(0, (best - low) / (high - low))) * cap;
   }
 
-  /** Similarity of two terms in [0, 1]. */
+  /** Similarity of two terms in [0, 1]. @throws InvalidValueError for a non-term */
   weight(a: Term, b: Term): number {
+    this.soft.weight(a, b); // checks both terms
+    return this.pairWeight(a, b);
+  }
+
+  /** {@link weight} without the argument checks, for the detector's inner loops. @internal */
+  pairWeight(a: Term, b: Term): number {
     if (a.term === b.term) return 1;
     const key = a.lower < b.lower ? `${a.lower}\u0000${b.lower}` : `${b.lower}\u0000${a.lower}`;
     let w = this.cache.get(key);
     if (w === undefined) {
-      w = Math.max(this.soft.weight(a, b), this.embedding(a.lower, b.lower));
+      // The soft matcher's own memo is skipped: this one already holds the pair.
+      w = Math.max(this.soft.relationWeight(a.lower, b.lower), this.lemmaEmbedding(a.lower, b.lower));
+      // Bounded memo: a long-running server sees ever new word pairs.
+      if (this.cache.size >= 1_000_000) this.cache.clear();
       this.cache.set(key, w);
     }
     return w;
@@ -113,6 +147,8 @@ export interface SupportOptions {
   roleThreshold?: number;
   /** Learned combiner (default: the shipped models/npov-support/combiner.json; `null`: the plain rule). */
   combiner?: SupportCombiner | null;
+  /** Size limits (defaults in limits.ts: response characters, arguments, word pairs, matching steps). */
+  limits?: AlignmentLimits;
 }
 
 /** A response word with its specificity and its best match in the arguments. */
@@ -190,12 +226,15 @@ const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
 const mean = (xs: readonly number[]) => (xs.length === 0 ? 0 : sum(xs) / xs.length);
 const sorted = (xs: readonly number[]) => [...xs].sort((a, b) => a - b);
 
+/** Similarity of a word to a word of the other text. */
+type Similarity = (word: Term, other: Term) => number;
+
 /** The best similarity of each word to any word of `pool`. */
-function bestMatches(words: ReadonlyArray<{ term: Term }>, pool: readonly Term[], matcher: SemanticMatcher): number[] {
+function bestMatches(words: ReadonlyArray<{ term: Term }>, pool: readonly Term[], similarity: Similarity): number[] {
   return words.map((w) => {
     let best = 0;
     for (const p of pool) {
-      best = Math.max(best, matcher.weight(w.term, p));
+      best = Math.max(best, similarity(w.term, p));
       if (best === 1) break;
     }
     return best;
@@ -206,8 +245,8 @@ function bestMatches(words: ReadonlyArray<{ term: Term }>, pool: readonly Term[]
 function weightedMatch(
   words: ReadonlyArray<{ term: Term; weight: number }>,
   pool: readonly Term[],
-  matcher: SemanticMatcher,
-  best: readonly number[] = bestMatches(words, pool, matcher),
+  similarity: Similarity,
+  best: readonly number[] = bestMatches(words, pool, similarity),
 ): number {
   let total = 0;
   let matched = 0;
@@ -224,35 +263,82 @@ function defaultMatcher(): SemanticMatcher {
   return sharedMatcher;
 }
 
-/** Align a response with its arguments (see the module comment). @throws NpovError on invalid input */
+/** Check the options of {@link supportResponse}. @throws InvalidValueError */
+function checkSupportOptions(options: unknown): SupportOptions {
+  if (typeof options !== "object" || options === null || Array.isArray(options))
+    throw new InvalidValueError("options", "must be an object of support options.");
+  const o = options as SupportOptions;
+  if (o.matcher !== undefined && !(o.matcher instanceof SemanticMatcher))
+    throw new InvalidValueError("options.matcher", "must be a SemanticMatcher.");
+  for (const key of ["queryDiscount", "roleThreshold"] as const) {
+    const v = o[key];
+    if (v !== undefined && (typeof v !== "number" || !Number.isFinite(v) || v < 0))
+      throw new InvalidValueError(`options.${key}`, `must be a finite number >= 0, got ${describe(v)}.`);
+  }
+  const t = o.specificity as unknown;
+  if (t !== undefined && t !== null) {
+    const table = t as Partial<SpecificityTable>;
+    if (
+      typeof t !== "object" ||
+      !(table.df instanceof Map) ||
+      typeof table.documents !== "number" ||
+      !Number.isInteger(table.documents) ||
+      table.documents < 1
+    )
+      throw new InvalidValueError(
+        "options.specificity",
+        "must be a specificity table {documents, df} (buildSpecificityTable), or null.",
+      );
+  }
+  if (o.combiner !== undefined && o.combiner !== null) checkSupportCombiner(o.combiner, "options.combiner");
+  return o;
+}
+
+/**
+ * Align a response with its arguments (see the module comment).
+ * @throws NpovError on invalid input or options; NothingToScoreError when the response or an argument has
+ * only stop words; InputTooLargeError beyond the limits of limits.ts (`options.limits` overrides them)
+ */
 export function supportResponse(input: NpovInput, response: string, options: SupportOptions = {}): SupportResult {
   const clean = validateInput(input);
   const text = validateResponse(response);
+  checkSupportOptions(options);
+  const limits = resolveLimits(options.limits);
+  checkInputSize(clean, text, limits);
   const matcher = options.matcher ?? defaultMatcher();
   const table = options.specificity === null ? undefined : (options.specificity ?? defaultSpecificityTable());
   const spec = new Specificity(table, clean, {
     ...(options.queryDiscount === undefined ? {} : { queryDiscount: options.queryDiscount }),
   });
   const args = clean.perspectives.flatMap((p, k) =>
-    p.arguments.map((a, j) => ({ k, j, text: a.text, terms: contentTerms(a.text) })),
+    p.arguments.map((a, j) => ({
+      k,
+      j,
+      text: a.text,
+      terms: requireContent(contentTerms(a.text), `input.perspectives[${k}].arguments[${j}]`),
+    })),
   );
   const argPool = args.flatMap((a) => a.terms);
-  const respTerms = contentTerms(text);
+  const respTerms = requireContent(contentTerms(text), "response");
+  checkWordPairs(respTerms.length, argPool.length, limits);
+  const meter = limits.meter;
+  const pairs = new PairTable((r, a) => matcher.pairWeight(r, a), respTerms, argPool);
   // Per response word: its weight and best match in the arguments (query/topic words count as matched).
   const wordInfo = respTerms.map((t) => {
     const discourse = isDiscourseTerm(t);
     let best = spec.inQuery(t) ? 1 : 0;
     for (const p of argPool) {
       if (best === 1) break;
-      best = Math.max(best, matcher.weight(t, p));
+      best = Math.max(best, pairs.get(t, p));
     }
     return { term: t, weight: spec.weight(t), support: best, discourse, inQuery: spec.inQuery(t) };
   });
   const split = splitSentences(text);
   let side = 0;
   const shareRows: number[][] = []; // per sentence, per argument: share of the sentence explained by it
+  const wordsBySentence = termsBySentence(wordInfo, split, (w) => w.term);
   const sentences: SupportSentence[] = split.map((s, index) => {
-    const words = wordInfo.filter((w) => w.term.start >= s.start && w.term.end <= s.end);
+    const words = wordsBySentence[index] as typeof wordInfo;
     const content = words.filter((w) => !w.discourse);
     const role = sentenceRole(words, {
       ...(options.roleThreshold === undefined ? {} : { threshold: options.roleThreshold }),
@@ -262,7 +348,7 @@ export function supportResponse(input: NpovInput, response: string, options: Sup
     const support = total === 0 ? 1 : sum(content.map((w) => w.weight * w.support)) / total;
     const unsupportedMass = sum(content.map((w) => w.weight * (1 - w.support)));
     let bestArgument: SupportSentence["bestArgument"];
-    const shares = role === "argument" ? args.map((a) => weightedMatch(content, a.terms, matcher)) : [];
+    const shares = role === "argument" ? args.map((a) => weightedMatch(content, a.terms, pairs.get)) : [];
     shares.forEach((share, i) => {
       const a = args[i] as (typeof args)[number];
       if (bestArgument === undefined || share > bestArgument.support)
@@ -298,15 +384,18 @@ export function supportResponse(input: NpovInput, response: string, options: Sup
   const argumentSentences = sentences.filter((s) => s.role === "argument");
   // Coverage looks at every sentence: an argument stated in an opening still counts as stated.
   const scoredSentences = sentences;
-  const sentenceTerms = scoredSentences.map((s) => respTerms.filter((t) => t.start >= s.start && t.end <= s.end));
+  const sentenceTerms = termsBySentence(respTerms, scoredSentences);
   const responsePool = sentenceTerms.flat();
   const singleCoverage: number[][] = []; // per argument, per sentence
   const argumentsOut: SupportArgument[] = args.map((a, ai) => {
-    const claim = Math.max(0, ...shareRows.map((row) => row[ai] ?? 0));
+    const claim = maxOf(
+      shareRows.map((row) => row[ai] ?? 0),
+      0,
+    );
     const claimed = sentences.some((s) => s.bestArgument?.perspective === a.k && s.bestArgument.argument === a.j);
     const weighted = a.terms.map((t) => ({ term: t, weight: spec.weight(t) }));
-    const matches = bestMatches(weighted, responsePool, matcher);
-    const coverage = weightedMatch(weighted, responsePool, matcher, matches);
+    const matches = bestMatches(weighted, responsePool, pairs.get);
+    const coverage = weightedMatch(weighted, responsePool, pairs.get, matches);
     let localCoverage = 0;
     let span: SupportArgument["span"];
     // One sentence first; two adjacent sentences (an argument split in two) only when clearly better, so
@@ -314,7 +403,7 @@ export function supportResponse(input: NpovInput, response: string, options: Sup
     const single: number[] = [];
     for (const width of [1, 2])
       for (let i = 0; i + width <= sentenceTerms.length; i++) {
-        const c = weightedMatch(weighted, sentenceTerms.slice(i, i + width).flat(), matcher);
+        const c = weightedMatch(weighted, sentenceTerms.slice(i, i + width).flat(), pairs.get);
         if (width === 1) single.push(c);
         if (c > localCoverage + (width === 2 ? 0.1 : 0)) {
           localCoverage = c;
@@ -349,6 +438,7 @@ export function supportResponse(input: NpovInput, response: string, options: Sup
   const columns = sentences.flatMap((_, i) => [i, i]);
   const assignment = maxWeightMatching(
     singleCoverage.map((row) => Float64Array.from(columns, (i, c) => (row[i] ?? 0) * (c % 2 === 0 ? 1 : 0.8))),
+    meter,
   );
   argumentsOut.forEach((a, ai) => {
     const col = assignment[ai] ?? -1;
@@ -356,7 +446,7 @@ export function supportResponse(input: NpovInput, response: string, options: Sup
   });
   for (const s of argumentSentences)
     s.orphan = !argumentsOut.some((a) => a.span !== undefined && a.span.start <= s.start && s.end <= a.span.end);
-  const features = supportFeatures(sentences, argumentsOut, clean.perspectives.length);
+  const features = featuresOf(sentences, argumentsOut, clean.perspectives.length);
   const combiner = options.combiner === null ? undefined : (options.combiner ?? defaultSupportCombiner());
   const fallback = {
     hallucination: 1 - (features["support.minSupport"] as number),
@@ -372,6 +462,59 @@ export function supportFeatures(
   args: readonly SupportArgument[],
   perspectives: number,
 ): Record<string, number> {
+  checkFeatureParts(sentences, args, perspectives);
+  return featuresOf(sentences, args, perspectives);
+}
+
+const unit = { min: 0, max: 1 };
+const count = { min: 0, integer: true };
+
+/** Check what {@link supportFeatures} reads (as supportResponse returns it). @throws InvalidValueError */
+function checkFeatureParts(sentences: unknown, args: unknown, perspectives: unknown): void {
+  const k = requireNumber(perspectives, "perspectives", { min: 1, max: 100_000, integer: true });
+  const argList = requireArray(args, "args", "an array of support arguments (supportResponse)");
+  const seen = new Set<number>();
+  argList.forEach((a, i) => {
+    const at = `args[${i}]`;
+    const x = requireRecord(a, at, "a support argument");
+    seen.add(requireNumber(x.perspective, `${at}.perspective`, { min: 0, max: k - 1, integer: true }));
+    for (const key of ["coverage", "localCoverage", "assignedCoverage", "claim"])
+      requireNumber(x[key], `${at}.${key}`, unit);
+    if (typeof x.claimed !== "boolean") throw new InvalidValueError(`${at}.claimed`, "must be true or false.");
+  });
+  if (seen.size < k)
+    throw new InvalidValueError("args", `must hold at least one argument of each of the ${k} perspectives.`);
+  requireArray(sentences, "sentences", "an array of support sentences (supportResponse)").forEach((s, i) => {
+    const at = `sentences[${i}]`;
+    const x = requireRecord(s, at, "a support sentence");
+    if (x.role !== "argument" && x.role !== "framing")
+      throw new InvalidValueError(`${at}.role`, 'must be "argument" or "framing".');
+    requireNumber(x.support, `${at}.support`, unit);
+    requireNumber(x.unsupportedMass, `${at}.unsupportedMass`, { min: 0 });
+    requireNumber(x.unsupportedNames, `${at}.unsupportedNames`, count);
+    requireNumber(x.side, `${at}.side`, count);
+    for (const key of ["orphan", "topical"])
+      if (typeof x[key] !== "boolean") throw new InvalidValueError(`${at}.${key}`, "must be true or false.");
+    if (x.bestArgument !== undefined) {
+      const b = requireRecord(x.bestArgument, `${at}.bestArgument`, "{perspective, argument, support}");
+      requireNumber(b.perspective, `${at}.bestArgument.perspective`, { min: 0, max: k - 1, integer: true });
+      requireNumber(b.support, `${at}.bestArgument.support`, unit);
+    }
+    requireArray(x.words, `${at}.words`).forEach((w, j) => {
+      const y = requireRecord(w, `${at}.words[${j}]`, "a support word");
+      requireNumber(y.weight, `${at}.words[${j}].weight`, { min: 0 });
+      requireNumber(y.support, `${at}.words[${j}].support`, unit);
+      if (typeof y.discourse !== "boolean")
+        throw new InvalidValueError(`${at}.words[${j}].discourse`, "must be true or false.");
+    });
+  });
+}
+
+function featuresOf(
+  sentences: readonly SupportSentence[],
+  args: readonly SupportArgument[],
+  perspectives: number,
+): Record<string, number> {
   const argumentSentences = sentences.filter((s) => s.role === "argument");
   const supports = sorted(argumentSentences.map((s) => s.support));
   const masses = sorted(argumentSentences.map((s) => s.unsupportedMass)).reverse();
@@ -383,10 +526,10 @@ export function supportFeatures(
   const topical = argumentSentences.filter((s) => s.topical);
   const weight = sum(words.map((w) => w.weight));
   const perPerspective = Array.from({ length: perspectives }, (_, k) =>
-    Math.min(...args.filter((a) => a.perspective === k).map((a) => a.localCoverage)),
+    minOf(args.filter((a) => a.perspective === k).map((a) => a.localCoverage)),
   );
   const minLocal = local[0] ?? 1;
-  const minAssigned = Math.min(...args.map((a) => a.assignedCoverage));
+  const minAssigned = minOf(args.map((a) => a.assignedCoverage));
   // Structure: the perspective each clearly attributed argument sentence states, in order, and its side block.
   const attributed = argumentSentences.filter((s) => s.bestArgument !== undefined && s.bestArgument.support >= 0.3);
   const order = attributed.map((s) => s.bestArgument?.perspective as number);
@@ -408,12 +551,24 @@ export function supportFeatures(
     "support.totalUnsupportedMass": sum(masses),
     "support.minBestArgument": best[0] ?? 1,
     "support.precision": weight === 0 ? 1 : sum(words.map((w) => w.weight * w.support)) / weight,
-    "support.maxTopicalUnsupportedMass": Math.max(0, ...topical.map((s) => s.unsupportedMass)),
-    "support.minTopicalSupport": Math.min(1, ...topical.map((s) => s.support)),
+    "support.maxTopicalUnsupportedMass": maxOf(
+      topical.map((s) => s.unsupportedMass),
+      0,
+    ),
+    "support.minTopicalSupport": minOf(
+      topical.map((s) => s.support),
+      1,
+    ),
     "support.unsupportedNames": sum(argumentSentences.map((s) => s.unsupportedNames)),
     "support.orphans": orphans.length,
-    "support.maxOrphanMass": Math.max(0, ...orphans.map((s) => s.unsupportedMass)),
-    "support.minOrphanSupport": Math.min(1, ...orphans.map((s) => s.support)),
+    "support.maxOrphanMass": maxOf(
+      orphans.map((s) => s.unsupportedMass),
+      0,
+    ),
+    "support.minOrphanSupport": minOf(
+      orphans.map((s) => s.support),
+      1,
+    ),
     "support.argumentSentences": argumentSentences.length,
     "support.framingSentences": sentences.length - argumentSentences.length,
     "support.arguments": args.length,
@@ -424,10 +579,10 @@ export function supportFeatures(
     "support.minLocalCoverage": minLocal,
     "support.secondMinLocalCoverage": local[1] ?? local[0] ?? 1,
     "support.meanLocalCoverage": mean(local),
-    "support.maxPerspectiveMinCoverage": Math.max(...perPerspective),
+    "support.maxPerspectiveMinCoverage": maxOf(perPerspective),
     "support.minAssignedCoverage": minAssigned,
     "support.unclaimedArguments": args.filter((a) => !a.claimed).length,
-    "support.minClaim": Math.min(...args.map((a) => a.claim)),
+    "support.minClaim": minOf(args.map((a) => a.claim)),
     "support.extraSwitches": switches - Math.max(0, new Set(order).size - 1),
     "support.mixedBlocks": [...perspectivesIn.values()].filter((ks) => ks.size > 1).length,
     "support.scatteredPerspectives": sum([...blocksOf.values()].map((bs) => bs.size - 1)),

@@ -2,7 +2,17 @@
  * Tokenizers for ROUGE: each turns a text into terms (comparison keys) that keep their character
  * offsets, so word-level scores point back into the text.
  */
-import { contentTerms, porterStem, resolveStopwords, type StopwordOption, type Term } from "@npov/core";
+import {
+  contentTerms,
+  describe,
+  InvalidValueError,
+  NotTextError,
+  porterStem,
+  requireRecord,
+  resolveStopwords,
+  type StopwordOption,
+  type Term,
+} from "@npov/core";
 import { nltkPorterStem } from "./nltk-porter.js";
 
 /** A custom tokenizer: text -> terms with offsets. */
@@ -26,8 +36,15 @@ export interface TokenizeOptions {
   stopwords?: StopwordOption;
 }
 
-/** rouge-score's tokenization with offsets into the original text. */
+/** rouge-score's tokenization with offsets into the original text. @throws NotTextError, InvalidValueError */
 export function rougeScoreTokenize(text: string, stem: boolean, stopwords: ReadonlySet<string>): Term[] {
+  if (typeof text !== "string") throw new NotTextError("text", text);
+  if (typeof stem !== "boolean") throw new InvalidValueError("stem", `must be true or false, got ${describe(stem)}.`);
+  if (!(stopwords instanceof Set)) throw new InvalidValueError("stopwords", "must be a Set of lowercase stop words.");
+  return scoreTokenize(text, stem, stopwords);
+}
+
+function scoreTokenize(text: string, stem: boolean, stopwords: ReadonlySet<string>): Term[] {
   // Lowercase character by character so offsets map back (a few characters lowercase to two, e.g.
   // "İ" -> "i̇", whose ASCII "i" rouge-score keeps).
   const terms: Term[] = [];
@@ -61,12 +78,60 @@ export function rougeScoreTokenize(text: string, stem: boolean, stopwords: Reado
   return terms;
 }
 
-/** Tokenize `text` into ROUGE terms according to `options`. */
+/** Check {@link TokenizeOptions}; return them. @throws InvalidValueError */
+export function checkTokenizeOptions(options: unknown, path = "options"): TokenizeOptions {
+  const o = requireRecord(options, path, "an object of tokenizer options") as TokenizeOptions;
+  const t = o.tokenizer;
+  if (t !== undefined && t !== "default" && t !== "rouge-score" && typeof t !== "function")
+    throw new InvalidValueError(
+      `${path}.tokenizer`,
+      `must be "default", "rouge-score" or a function, got ${describe(t)}.`,
+    );
+  if (o.stem !== undefined && typeof o.stem !== "boolean")
+    throw new InvalidValueError(`${path}.stem`, `must be true or false, got ${describe(o.stem)}.`);
+  const sw = o.stopwords as unknown;
+  if (sw !== undefined && sw !== false && typeof sw !== "string") {
+    if (!Array.isArray(sw) || sw.some((w) => typeof w !== "string"))
+      throw new InvalidValueError(
+        `${path}.stopwords`,
+        'must be a list name (e.g. "nltk"), an array of words, or false.',
+      );
+  }
+  return o;
+}
+
+/** A custom tokenizer's output, checked: terms with string `term` and offsets. @throws InvalidValueError */
+function checkTerms(value: unknown, text: string): Term[] {
+  if (!Array.isArray(value)) throw new InvalidValueError("tokenizer", "must return an array of terms.");
+  value.forEach((t, i) => {
+    const x = t as Partial<Term> | null;
+    const ok =
+      typeof x === "object" &&
+      x !== null &&
+      typeof x.term === "string" &&
+      typeof x.text === "string" &&
+      Number.isInteger(x.start) &&
+      Number.isInteger(x.end) &&
+      (x.start as number) >= 0 &&
+      (x.start as number) <= (x.end as number) &&
+      (x.end as number) <= text.length;
+    if (!ok)
+      throw new InvalidValueError(
+        `tokenizer(...)[${i}]`,
+        "must be a term {text, start, end, lower, term} with offsets inside the text.",
+      );
+  });
+  return value as Term[];
+}
+
+/** Tokenize `text` into ROUGE terms according to `options`. @throws NotTextError, InvalidValueError */
 export function tokenize(text: string, options: TokenizeOptions = {}): Term[] {
+  if (typeof text !== "string") throw new NotTextError("text", text);
+  checkTokenizeOptions(options);
   const tokenizer = options.tokenizer ?? "default";
-  if (typeof tokenizer === "function") return tokenizer(text);
+  if (typeof tokenizer === "function") return checkTerms(tokenizer(text), text);
   if (tokenizer === "rouge-score")
-    return rougeScoreTokenize(text, options.stem ?? true, resolveStopwords(options.stopwords ?? "nltk"));
+    return scoreTokenize(text, options.stem ?? true, resolveStopwords(options.stopwords ?? "nltk"));
   return contentTerms(text, { stem: options.stem ?? true, stopwords: options.stopwords ?? "nltk" });
 }
 

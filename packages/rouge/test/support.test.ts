@@ -1,4 +1,4 @@
-import type { NpovInput } from "@npov/core";
+import { contentTerms, type NpovInput } from "@npov/core";
 import {
   alignResponse,
   defaultWordVectors,
@@ -168,6 +168,11 @@ describe("support detector contract", () => {
     fc.assert(
       fc.property(fc.string({ minLength: 1, maxLength: 200 }), (text) => {
         if (text.trim().length === 0) return;
+        if (contentTerms(text).length === 0) {
+          // No content word (punctuation, symbols or stop words only): refused, never scored as clean.
+          expect(() => supportResponse(input, text)).toThrow(expect.objectContaining({ code: "NOTHING_TO_SCORE" }));
+          return;
+        }
         const r = supportResponse(input, text);
         for (const x of [r.hallucination, r.coverage, ...Object.values(r.features)])
           expect(Number.isFinite(x)).toBe(true);

@@ -7,23 +7,30 @@ import {
   buildSplitVjp,
   type EmbeddingGraph,
   embeddingGraph,
+  encodeForContext,
   feedsFor,
   GradientSession,
   int64Tensor,
   loadPretrained,
+  type ModelContext,
   type ModelDtype,
   ModelRunError,
   maxPositions,
+  modelContext,
   type PretrainedFiles,
+  requireRepresentable,
   type SplitVjp,
   SplitVjpError,
   SplitVjpSession,
   withModelContext,
 } from "@npov/autograd";
 import {
+  ContextTooLongError,
   type ErrorScores,
   generatorPromptLayout,
+  InvalidScoreError,
   InvalidValueError,
+  minOf,
   type NpovInput,
   rankUncoveredArguments,
   repoPath,
@@ -88,6 +95,14 @@ export interface SalienceOptions {
    * than the default pool in bench/salience-zoo on a loaded 2-core machine).
    */
   sessionOptions?: ort.InferenceSession.SessionOptions;
+  /**
+   * Words the model's tokenizer cannot represent (letters or digits it maps to its unknown token, no byte
+   * fallback; e.g. CJK words with the shipped models' ASCII-only vocabulary). `"error"` (default): `score`
+   * and `detect` throw a typed `UNREPRESENTABLE_TEXT` error listing them, since the model would give each
+   * attribution 0 even when copied verbatim. `"score"`: score anyway (such words then read as unsupported).
+   * See @npov/autograd's vocabulary module.
+   */
+  unrepresentableText?: "error" | "score";
 }
 
 /** Token attributions before post-processing. */
@@ -195,8 +210,12 @@ export class SalienceDetector {
   private constructor(
     readonly files: PretrainedFiles,
     readonly options: Required<
-      Omit<SalienceOptions, "dtype" | "revision" | "modelFileName" | "sessionOptions" | "chunkSize">
+      Omit<
+        SalienceOptions,
+        "dtype" | "revision" | "modelFileName" | "sessionOptions" | "chunkSize" | "unrepresentableText"
+      >
     > & {
+      unrepresentableText: "error" | "score";
       chunkSize: number | "auto";
       sessionOptions: ort.InferenceSession.SessionOptions;
     },
@@ -230,7 +249,11 @@ export class SalienceDetector {
     const variant = options.variant ?? "grad-x-input";
     if (variant !== "grad-x-input" && variant !== "grad-norm")
       throw new InvalidValueError("variant", 'must be "grad-x-input" or "grad-norm".');
+    const unrepresentableText = options.unrepresentableText ?? "error";
+    if (unrepresentableText !== "error" && unrepresentableText !== "score")
+      throw new InvalidValueError("unrepresentableText", 'must be "error" or "score".');
     return new SalienceDetector(files, {
+      unrepresentableText,
       variant,
       chunkSize,
       threads,
@@ -328,14 +351,62 @@ export class SalienceDetector {
     }
   }
 
-  private encode(text: string, special: boolean): number[] {
-    return this.files.tokenizer.encode(text, { add_special_tokens: special }) as number[];
+  /**
+   * The most tokens the model reads (see @npov/autograd `modelContext`): the prompt and the response each
+   * for an encoder-decoder (encoder and decoder), the two together for a causal LM.
+   */
+  get context(): ModelContext {
+    this.contextCache ??= modelContext(this.files.config, this.files.tokenizer);
+    return this.contextCache;
+  }
+  private contextCache: ModelContext | undefined;
+
+  /**
+   * Prompt and response token ids, refusing (before any long tokenization) what exceeds the context.
+   * @throws ContextTooLongError
+   */
+  private encodePair(prompt: string, response: string): { promptIds: number[]; responseIds: number[] } {
+    const { tokens: limit, source } = this.context;
+    const model = this.files.dir;
+    const tokenizer = this.files.tokenizer;
+    const ed = this.files.encoderDecoder;
+    // An encoder-decoder reads the prompt (encoder) and the response (decoder) as two sequences; a causal
+    // LM reads them as one, with at least one response token.
+    const promptIds = encodeForContext(tokenizer, prompt, {
+      limit,
+      reserved: ed ? 0 : 1,
+      addSpecialTokens: true,
+      model,
+      what: "the prompt (query, topic and arguments)",
+      source,
+    });
+    const responseIds = encodeForContext(tokenizer, response, {
+      limit,
+      reserved: ed ? 0 : promptIds.length,
+      addSpecialTokens: false,
+      model: ed ? `${model} (decoder)` : model,
+      what: "the response",
+      source,
+    });
+    return { promptIds, responseIds };
   }
 
-  /** Token attributions of `response` given `prompt`: rows (m + l) x columns (l). */
+  /**
+   * Token attributions of `response` given `prompt`: rows (m + l) x columns (l).
+   * @throws ContextTooLongError when the texts exceed the model's context (see {@link SalienceDetector.context});
+   * InvalidScoreError when the model computes non-finite attributions (e.g. a NaN weight).
+   */
   async tokenMap(prompt: string, response: string): Promise<TokenMap> {
-    const promptIds = this.encode(prompt, true);
-    const responseIds = this.encode(response, false);
+    const { promptIds, responseIds } = this.encodePair(prompt, response);
+    return this.tokenMapOfEncoded(prompt, response, promptIds, responseIds);
+  }
+
+  private async tokenMapOfEncoded(
+    prompt: string,
+    response: string,
+    promptIds: number[],
+    responseIds: number[],
+  ): Promise<TokenMap> {
     if (responseIds.length === 0) throw new InvalidValueError("response", "has no tokens.");
     const { attributions, schedule } = await this.tokenMapOfIds(promptIds, responseIds);
     return {
@@ -358,6 +429,14 @@ export class SalienceDetector {
     if (responseIds.length === 0) throw new InvalidValueError("response", "has no tokens.");
     if (promptIds.length === 0 && !this.files.encoderDecoder)
       throw new InvalidValueError("prompt", "has no tokens: a causal model needs at least one before the response.");
+    const { tokens: limit, source } = this.context;
+    const fix = `the limit comes from ${source}; shorten the input (npov does not truncate)`;
+    if (this.files.encoderDecoder) {
+      if (promptIds.length > limit) throw new ContextTooLongError(this.files.dir, promptIds.length, limit, fix);
+      if (responseIds.length > limit)
+        throw new ContextTooLongError(`${this.files.dir} (decoder)`, responseIds.length, limit, fix);
+    } else if (promptIds.length + responseIds.length > limit)
+      throw new ContextTooLongError(this.files.dir, promptIds.length + responseIds.length, limit, fix);
     const built = await this.build();
     const checkIds = (ids: readonly number[], table: { data: ArrayLike<number>; dim: number }, what: string) => {
       const rows = table.data.length / table.dim;
@@ -500,6 +579,7 @@ export class SalienceDetector {
         runs++;
         fill(grads, t0, batch);
       }
+      requireFinite(attributions);
       return { attributions, schedule: { mode: "split", chunkSize: Math.min(chunk, l), threads, runs } };
     }
 
@@ -515,6 +595,7 @@ export class SalienceDetector {
       runs++;
       fill(r.gradients, t0, batch);
     }
+    requireFinite(attributions);
     return {
       attributions,
       schedule: {
@@ -527,13 +608,34 @@ export class SalienceDetector {
     };
   }
 
-  /** Score a response (SPEC 2.2): word maps, contributions, attributions and example-level scores. */
+  /**
+   * Score a response (SPEC 2.2): word maps, contributions, attributions and example-level scores.
+   * @throws ContextTooLongError (prompt or response over the model's context), UnrepresentableTextError
+   * (argument or response words the tokenizer maps to its unknown token; see
+   * {@link SalienceOptions.unrepresentableText}), InvalidScoreError (the model computes non-finite values).
+   */
   async score(input: NpovInput, response: string): Promise<SalienceResult> {
     const clean = validateInput(input);
     const text = validateResponse(response);
     const layout = generatorPromptLayout(clean);
-    const map = await this.tokenMap(layout.prompt, text);
-    return postprocessSalience(clean, text, layout, map, this.options.variant, this.options.epsilon);
+    const { promptIds, responseIds } = this.encodePair(layout.prompt, text);
+    if (this.options.unrepresentableText === "error")
+      requireRepresentable(this.files.dir, this.files.tokenizer, [
+        ...clean.perspectives.flatMap((p, k) =>
+          p.arguments.map((a, j) => ({ path: `perspectives[${k}].arguments[${j}]`, text: a.text })),
+        ),
+        { path: "response", text },
+      ]);
+    const map = await this.tokenMapOfEncoded(layout.prompt, text, promptIds, responseIds);
+    const result = postprocessSalience(clean, text, layout, map, this.options.variant, this.options.epsilon);
+    for (const [field, value] of [
+      ["hallucination", result.hallucination],
+      ["coverage", result.coverage],
+      ...result.words.response.map((w, j) => [`words.response[${j}].attribution`, w.attribution] as const),
+      ...result.words.arguments.map((w, i) => [`words.arguments[${i}].contribution`, w.contribution] as const),
+    ] as const)
+      if (!Number.isFinite(value)) throw new InvalidScoreError("salience", field, value);
+    return result;
   }
 
   /** As an ErrorDetector: scores, evidence (least-contributing arguments, least-attributed words), features. */
@@ -552,9 +654,9 @@ export class SalienceDetector {
       features: {
         "salience.hallucination": r.hallucination,
         "salience.coverage": r.coverage,
-        "salience.minAlpha": stat(alphas, (a) => Math.min(...a)),
+        "salience.minAlpha": stat(alphas, (a) => minOf(a)),
         "salience.meanAlpha": stat(alphas, (a) => a.reduce((x, y) => x + y, 0) / a.length),
-        "salience.minBeta": stat(betas, (a) => Math.min(...a)),
+        "salience.minBeta": stat(betas, (a) => minOf(a)),
         "salience.meanBeta": stat(betas, (a) => a.reduce((x, y) => x + y, 0) / a.length),
       },
       words: {
@@ -579,6 +681,17 @@ export class SalienceDetector {
     for (const s of [...built.splitSessions.values(), ...built.recomputeSessions.values()])
       await (await s.catch(() => undefined))?.release();
   }
+}
+
+/** Non-finite attributions mean a broken model (a NaN or infinite weight): refuse them, never score them. */
+function requireFinite(attributions: Matrix): void {
+  const bad = attributions.data.findIndex((x) => !Number.isFinite(x));
+  if (bad >= 0)
+    throw new InvalidScoreError(
+      "salience",
+      `attributions[${Math.floor(bad / attributions.cols)}][${bad % attributions.cols}]`,
+      attributions.data[bad],
+    );
 }
 
 /** Why the split schedule could not be built, in one line (the typed reason when there is one). */
@@ -660,7 +773,7 @@ export function postprocessSalience(
     method: "salience",
     variant,
     hallucination: 1 - gmean(beta, epsilon),
-    coverage: 1 - Math.min(...perspectives.map((p) => p.contribution)),
+    coverage: 1 - minOf(perspectives.map((p) => p.contribution)),
     perspectives,
     words: { arguments: argWords, response: respWords },
     wordMatrix: words,

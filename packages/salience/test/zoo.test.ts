@@ -108,11 +108,12 @@ describe("salience on zoo models: token maps vs finite differences on the origin
     const err = relativeError(map.attributions.data, ref.map.flat());
     expect(err, `relative error ${err} (reference ${ref.precision})`).toBeLessThanOrEqual(c.tolerance);
   });
-  it("an input longer than the model's positions is a typed MODEL_RUN error naming the limit", async () => {
+  it("an input longer than the model's positions is a typed CONTEXT_TOO_LONG error naming the limit", async () => {
     const detector = await SalienceDetector.fromPretrained(join(ZOO, "optimum-llama"));
+    expect(detector.context).toEqual({ tokens: 256, source: "config.json max_position_embeddings" });
     const error = await detector.tokenMap("zoo ".repeat(300), RESPONSE).catch((e: unknown) => e);
     await detector.dispose();
-    expect(error).toMatchObject({ code: "MODEL_RUN" });
-    expect((error as Error).message).toMatch(/config.json declares 256 positions/);
+    expect(error).toMatchObject({ code: "CONTEXT_TOO_LONG", limit: 256 });
+    expect((error as Error).message).toMatch(/more than its context of 256.*config.json max_position_embeddings/);
   });
 });

@@ -8,7 +8,17 @@
  * error, perspective confusion as both (the argument is missing where it belongs and stated where it
  * was not given); all carry `ambiguous: true` and their kind.
  */
-import type { AmbiguousKind, NpovExample, NpovInput, Rng, Span } from "@npov/core";
+import {
+  type AmbiguousKind,
+  describe,
+  InvalidValueError,
+  type NpovExample,
+  type NpovInput,
+  type Rng,
+  requireRecord,
+  type Span,
+} from "@npov/core";
+import { checkPlan, checkRng, checkStyle, exampleInput } from "./checks.js";
 import { FIRST_CONNECTORS, MEANING_SWAPS } from "./wording.js";
 import { type PlanItem, type ReferenceResponse, type ResponsePlan, renderPlan } from "./writer.js";
 
@@ -104,6 +114,7 @@ function perspectiveConfusion(plan: ResponsePlan, input: NpovInput, rng: Rng): E
 /**
  * Derive an ambiguous error of `kind` from an error-free example and the writer output it came from.
  * Returns `undefined` when the kind does not apply (e.g. no word with a meaning-changing swap).
+ * @throws NpovError for a bad example, writer output, kind or generator
  */
 export function addAmbiguousError(
   example: NpovExample,
@@ -111,6 +122,13 @@ export function addAmbiguousError(
   kind: AmbiguousKind,
   rng: Rng,
 ): NpovExample | undefined {
+  const input = exampleInput(example);
+  const w = requireRecord(written, "written", "the writer's output (writeReferenceResponse)");
+  checkPlan(w.plan, input, "written.plan");
+  checkStyle(w.style, "written.style");
+  if (!AMBIGUOUS_KINDS.includes(kind))
+    throw new InvalidValueError("kind", `must be one of ${AMBIGUOUS_KINDS.join(", ")}, got ${describe(kind)}.`);
+  checkRng(rng);
   const plan = written.plan;
   const edit =
     kind === "partial-hallucination"

@@ -13,18 +13,26 @@ import {
   type Argument,
   type ArgumentSpan,
   createRng,
+  describe,
   hashSeed,
   InvalidValueError,
+  KnowledgeBase,
   type NpovExample,
   type NpovInput,
   type Rng,
+  requireArray,
+  requireNumber,
+  requireRecord,
   resolveStopwords,
   type Span,
   sampleInputs,
   type Topic,
   validateInput,
+  validateTopic,
 } from "@npov/core";
 import { firstSenseSynonyms } from "@npov/rouge";
+import { checkSeed } from "./checks.js";
+import { checkDatasetSize, checkPerTopic } from "./dataset.js";
 import { unusedArguments } from "./errors.js";
 import { MEANING_SWAPS } from "./wording.js";
 
@@ -286,6 +294,7 @@ function basePlan(input: NpovInput, rng: Rng): Plan {
  */
 export function writeChatbotResponse(input: NpovInput, options: ChatbotOptions = {}): ChatbotResponse {
   const clean = validateInput(input);
+  checkChatbotOptions(options);
   const rng = createRng(options.seed ?? 0);
   return render(compose(clean, basePlan(clean, rng), rng, options), clean);
 }
@@ -306,6 +315,7 @@ function swapMeaning(text: string, rng: Rng): string | undefined {
  * One chatbot-style example of `kind` for `input` from `topic` (extra arguments come from the topic's
  * unused ones). Returns undefined when the kind is impossible for this input (no unused argument, a single
  * argument to drop, no word to swap).
+ * @throws NpovError for a bad input, topic, kind or options
  */
 export function chatbotExample(
   input: NpovInput,
@@ -314,8 +324,10 @@ export function chatbotExample(
   options: ChatbotOptions = {},
 ): NpovExample | undefined {
   if (!CHATBOT_KINDS.includes(kind))
-    throw new InvalidValueError("kind", `unknown kind "${String(kind)}"; use ${CHATBOT_KINDS.join(", ")}.`);
+    throw new InvalidValueError("kind", `unknown kind ${describe(kind)}; use ${CHATBOT_KINDS.join(", ")}.`);
   const clean = validateInput(input);
+  validateTopic(topic);
+  checkChatbotOptions(options);
   const rng = createRng(options.seed ?? 0);
   const plan = basePlan(clean, rng);
   const uncovered: Array<[number, number]> = [];
@@ -412,17 +424,44 @@ export interface ChatbotDatasetOptions extends ChatbotOptions {
   slice?: string;
 }
 
+/** Check {@link ChatbotOptions}. @throws InvalidValueError */
+function checkChatbotOptions(options: unknown): ChatbotOptions {
+  const o = requireRecord(options, "options", "an object of chatbot-writer options") as ChatbotOptions;
+  checkSeed(o.seed, "options.seed");
+  for (const key of ["synonymRate", "paraphraseRate"] as const)
+    if (o[key] !== undefined) requireNumber(o[key], `options.${key}`, { min: 0, max: 1 });
+  return o;
+}
+
 /**
  * Chatbot-style examples over `topics` (one split's): per topic, `perTopic` sampled inputs, each written in
  * every kind that is possible for it. Each topic's examples depend only on (seed, topic id).
+ * @throws NpovError for bad topics or options; InputTooLargeError beyond the dataset limits of dataset.ts
  */
 export function buildChatbotDataset(topics: readonly Topic[], options: ChatbotDatasetOptions = {}): NpovExample[] {
+  new KnowledgeBase(topics); // validates every topic
+  checkChatbotOptions(options);
+  if (options.kinds !== undefined)
+    requireArray(options.kinds, "options.kinds", "an array of kinds").forEach((k, i) => {
+      if (!CHATBOT_KINDS.includes(k as ChatbotKind))
+        throw new InvalidValueError(
+          `options.kinds[${i}]`,
+          `unknown kind ${describe(k)}; use ${CHATBOT_KINDS.join(", ")}.`,
+        );
+    });
+  if (options.slice !== undefined && (typeof options.slice !== "string" || options.slice.trim().length === 0))
+    throw new InvalidValueError("options.slice", "must be a non-empty string.");
+  const perTopic = checkPerTopic(options.perTopic ?? 2, "options.perTopic");
+  checkDatasetSize(
+    perTopic,
+    topics.filter((t) => t.perspectives.filter((p) => p.arguments.length > 0).length >= 2).length,
+  );
   const seed = options.seed ?? 0;
   const kinds = options.kinds ?? CHATBOT_KINDS;
   const out: NpovExample[] = [];
   for (const topic of topics) {
     if (topic.perspectives.filter((p) => p.arguments.length > 0).length < 2) continue;
-    const inputs = sampleInputs(topic, { count: options.perTopic ?? 2, seed: hashSeed(seed, topic.id, "chatbot") });
+    const inputs = sampleInputs(topic, { count: perTopic, seed: hashSeed(seed, topic.id, "chatbot") });
     inputs.forEach((input, k) => {
       for (const kind of kinds) {
         const e = chatbotExample(input, topic, kind, { ...options, seed: hashSeed(seed, topic.id, k, kind) });

@@ -4,16 +4,23 @@
  */
 import {
   createRng,
+  describe,
   hashSeed,
+  InputTooLargeError,
   InvalidValueError,
-  type KnowledgeBase,
+  KnowledgeBase,
   type NpovExample,
+  parseSplit,
+  requireArray,
+  requireNumber,
+  requireRecord,
   type Split,
   sampleInputs,
   TooFewPerspectivesError,
   type Topic,
 } from "@npov/core";
 import { AMBIGUOUS_KINDS, addAmbiguousError } from "./ambiguous.js";
+import { checkSeed } from "./checks.js";
 import { addSyntheticError, paraphraseInput, type SyntheticErrorKind } from "./errors.js";
 import { type ResponseStyle, writeReferenceResponse } from "./writer.js";
 
@@ -37,6 +44,40 @@ export interface DatasetOptions {
 
 const FULL_KINDS: readonly SyntheticErrorKind[] = ["coverage", "hallucination", "both"];
 
+/** Most inputs sampled per topic by {@link buildDataset} and buildChatbotDataset (the paper took up to 18). */
+export const MAX_PER_TOPIC = 1_000;
+/**
+ * Most inputs in one dataset (per topic x usable topics): each input makes up to ~12 examples, so this keeps a
+ * dataset to a few hundred MB. A topic with fewer distinct inputs than asked gives what it has.
+ */
+export const MAX_DATASET_INPUTS = 20_000;
+
+/** Check a per-topic count. @throws InvalidValueError, InputTooLargeError */
+export function checkPerTopic(value: unknown, path = "perTopic"): number {
+  const n = requireNumber(value, path, { min: 1, integer: true });
+  if (n > MAX_PER_TOPIC)
+    throw new InputTooLargeError(
+      path,
+      n,
+      MAX_PER_TOPIC,
+      "inputs per topic",
+      "Ask for fewer inputs per topic (the paper sampled up to 18).",
+    );
+  return n;
+}
+
+/** Refuse a dataset of more than {@link MAX_DATASET_INPUTS} inputs before building any. @throws InputTooLargeError */
+export function checkDatasetSize(perTopic: number, topics: number): void {
+  if (perTopic * topics > MAX_DATASET_INPUTS)
+    throw new InputTooLargeError(
+      "perTopic",
+      perTopic * topics,
+      MAX_DATASET_INPUTS,
+      `inputs (${perTopic} per topic x ${topics} topics)`,
+      "Ask for fewer inputs per topic, or build the splits or topics in parts.",
+    );
+}
+
 function usable(topic: Topic): boolean {
   return topic.perspectives.filter((p) => p.arguments.length > 0).length >= 2;
 }
@@ -45,16 +86,32 @@ function usable(topic: Topic): boolean {
  * Build the examples of one split. Topics come only from that split, so no topic crosses splits; each
  * topic's examples depend only on (seed, topic id), so adding topics never changes the others.
  * Topics with a single perspective are skipped.
+ * @throws NpovError for bad options; InputTooLargeError for more than {@link MAX_PER_TOPIC} inputs per topic
+ * or {@link MAX_DATASET_INPUTS} in all (refused before any work)
  */
 export function buildDataset(kb: KnowledgeBase, options: DatasetOptions): NpovExample[] {
+  if (!(kb instanceof KnowledgeBase)) throw new InvalidValueError("kb", "must be a KnowledgeBase (openKnowledgeBase).");
+  requireRecord(options, "options", "an object {split, slices?, seed?, perTopic?, styles?}");
+  const split = parseSplit(options.split);
   const slices = options.slices ?? SLICES;
-  for (const s of slices)
-    if (!SLICES.includes(s)) throw new InvalidValueError("slices", `unknown slice "${s}"; use ${SLICES.join(", ")}.`);
+  requireArray(slices, "options.slices", "an array of slice names").forEach((s, i) => {
+    if (!SLICES.includes(s as SliceName))
+      throw new InvalidValueError(`options.slices[${i}]`, `unknown slice ${describe(s)}; use ${SLICES.join(", ")}.`);
+  });
   const styles = options.styles ?? ["close", "free"];
-  const perTopic = options.perTopic ?? 6;
+  requireArray(styles, "options.styles", 'a non-empty array of "close" | "free"').forEach((s, i) => {
+    if (s !== "close" && s !== "free")
+      throw new InvalidValueError(`options.styles[${i}]`, `must be "close" or "free", got ${describe(s)}.`);
+  });
+  if (styles.length === 0)
+    throw new InvalidValueError("options.styles", 'must name at least one style ("close" or "free").');
+  checkSeed(options.seed, "options.seed");
+  const perTopic = checkPerTopic(options.perTopic ?? 6, "options.perTopic");
+  const topics = kb.split(split);
+  checkDatasetSize(perTopic, topics.filter(usable).length);
   const seed = options.seed ?? 0;
   const examples: NpovExample[] = [];
-  for (const topic of kb.split(options.split)) {
+  for (const topic of topics) {
     if (!usable(topic)) continue;
     const rng = createRng(hashSeed(seed, topic.id));
     const inputs = sampleInputs(topic, { count: perTopic, seed: hashSeed(seed, topic.id, "inputs") });
@@ -114,8 +171,17 @@ export interface SliceSummary {
   ambiguous: number;
 }
 
-/** Count examples per slice like the paper's Table 7 (examples, error-free, hallucination only, coverage only, both). */
+/**
+ * Count examples per slice like the paper's Table 7 (examples, error-free, hallucination only, coverage only, both).
+ * @throws InvalidValueError for anything but an array of examples with string slices and object labels
+ */
 export function summarizeDataset(examples: readonly NpovExample[]): SliceSummary[] {
+  requireArray(examples, "examples", "an array of examples").forEach((e, i) => {
+    const x = requireRecord(e, `examples[${i}]`, "an example");
+    if (x.slice !== undefined && typeof x.slice !== "string")
+      throw new InvalidValueError(`examples[${i}].slice`, `must be a slice name, got ${describe(x.slice)}.`);
+    if (x.labels !== undefined) requireRecord(x.labels, `examples[${i}].labels`, "an object of true/false labels");
+  });
   const rows = new Map<string, SliceSummary>();
   for (const e of examples) {
     const slice = e.slice ?? "(none)";

@@ -5,7 +5,21 @@
  * - hallucination: remove one given argument -> the response still states it;
  * - both: remove one and add one.
  */
-import type { Argument, NpovExample, NpovInput, Rng, Span, Topic } from "@npov/core";
+import {
+  type Argument,
+  describe,
+  InvalidValueError,
+  type NpovExample,
+  type NpovInput,
+  type Rng,
+  requireArray,
+  requireRecord,
+  type Span,
+  type Topic,
+  validateInput,
+  validateTopic,
+} from "@npov/core";
+import { checkRng, exampleInput } from "./checks.js";
 
 /** The three full synthetic error kinds. */
 export type SyntheticErrorKind = "coverage" | "hallucination" | "both";
@@ -22,8 +36,14 @@ function cloneInput(input: NpovInput): NpovInput {
   };
 }
 
-/** Topic arguments the input does not use (matched by id, else by text or paraphrase). */
+/** Topic arguments the input does not use (matched by id, else by text or paraphrase). @throws NpovError for a bad input or topic */
 export function unusedArguments(input: NpovInput, topic: Topic): Array<{ label: string; argument: Argument }> {
+  validateInput(input);
+  validateTopic(topic);
+  return unused(input, topic);
+}
+
+function unused(input: NpovInput, topic: Topic): Array<{ label: string; argument: Argument }> {
   const used = new Set<string>();
   for (const p of input.perspectives)
     for (const a of p.arguments) {
@@ -54,6 +74,7 @@ function spanOf(example: NpovExample, label: string, a: Argument): Span | undefi
  * can be removed without leaving a perspective empty (hallucination).
  *
  * `paraphrase`: when true, an added argument is worded by one of its paraphrases (for paraphrased slices).
+ * @throws NpovError for a bad example, topic, kind, generator or option
  */
 export function addSyntheticError(
   example: NpovExample,
@@ -62,6 +83,18 @@ export function addSyntheticError(
   rng: Rng,
   options: { paraphrase?: boolean } = {},
 ): NpovExample | undefined {
+  exampleInput(example);
+  validateTopic(topic);
+  if (kind !== "coverage" && kind !== "hallucination" && kind !== "both")
+    throw new InvalidValueError("kind", `must be "coverage", "hallucination" or "both", got ${describe(kind)}.`);
+  checkRng(rng);
+  requireRecord(options, "options", "an object {paraphrase?}");
+  if (options.paraphrase !== undefined && typeof options.paraphrase !== "boolean")
+    throw new InvalidValueError("options.paraphrase", "must be true or false.");
+  if (example.argumentSpans !== undefined)
+    requireArray(example.argumentSpans, "example.argumentSpans").forEach((a, i) => {
+      requireRecord(a, `example.argumentSpans[${i}]`, "an argument span {perspective, start, end, ...}");
+    });
   const input = cloneInput(example.input);
   const hallucinatedSpans: Span[] = [];
   let uncovered: [number, number] | undefined;
@@ -82,7 +115,7 @@ export function addSyntheticError(
 
   if (kind === "coverage" || kind === "both") {
     // Unused relative to the original input, so "both" never re-adds the removed argument.
-    const candidates = unusedArguments(example.input, topic);
+    const candidates = unused(example.input, topic);
     if (candidates.length === 0) return undefined;
     const { label, argument } = rng.pick(candidates);
     const k = input.perspectives.findIndex((p) => p.label === label);
@@ -111,8 +144,11 @@ export function addSyntheticError(
 /**
  * Replace every given argument by one of its paraphrases (the knowledge base's other wordings), keeping
  * the response. Returns `undefined` when some argument has no paraphrase.
+ * @throws NpovError for a bad input or generator
  */
 export function paraphraseInput(input: NpovInput, rng: Rng): NpovInput | undefined {
+  validateInput(input);
+  checkRng(rng);
   const out = cloneInput(input);
   for (const p of out.perspectives)
     for (const a of p.arguments) {

@@ -7,13 +7,14 @@
 import {
   type ArgumentSpan,
   createRng,
-  InvalidValueError,
   type NpovInput,
   type Rng,
+  requireRecord,
   resolveStopwords,
   segmentWords,
   validateInput,
 } from "@npov/core";
+import { checkPlan, checkSeed, checkStyle } from "./checks.js";
 import { FIRST_CONNECTORS, NEXT_CONNECTORS, OPENINGS, REWORDINGS } from "./wording.js";
 
 /**
@@ -106,12 +107,22 @@ function reword(text: string, rng: Rng, max: number): string {
   return out + text.slice(last);
 }
 
-/** Plan a response: opening, then each perspective's arguments in order with varied connectors. */
+/** Check {@link WriterOptions}. @throws InvalidValueError */
+function checkWriterOptions(options: unknown): WriterOptions {
+  const o = requireRecord(options, "options", "an object {seed?, style?}") as WriterOptions;
+  checkSeed(o.seed, "options.seed");
+  if (o.style !== undefined) checkStyle(o.style, "options.style");
+  return o;
+}
+
+/**
+ * Plan a response: opening, then each perspective's arguments in order with varied connectors.
+ * @throws NpovError for an invalid input or options
+ */
 export function planResponse(input: NpovInput, options: WriterOptions = {}): ResponsePlan {
   const clean = validateInput(input);
+  checkWriterOptions(options);
   const style = options.style ?? "close";
-  if (style !== "close" && style !== "free")
-    throw new InvalidValueError("style", `must be "close" or "free", got ${String(style)}.`);
   const rng = createRng(options.seed ?? 0);
   const names = properNouns(clean);
   const shortTopic = clean.topic.trim().split(/\s+/).length <= 4;
@@ -132,8 +143,11 @@ export function planResponse(input: NpovInput, options: WriterOptions = {}): Res
   return { opening, items };
 }
 
-/** Render a plan to text, recording the span of each item's argument text. */
+/** Render a plan to text, recording the span of each item's argument text. @throws NpovError for a bad input, plan or style */
 export function renderPlan(input: NpovInput, plan: ResponsePlan, style: ResponseStyle = "close"): ReferenceResponse {
+  input = validateInput(input);
+  checkPlan(plan, input);
+  checkStyle(style);
   let response = plan.opening;
   const argumentSpans: ArgumentSpan[] = [];
   for (const item of plan.items) {
@@ -163,5 +177,6 @@ export function renderPlan(input: NpovInput, plan: ResponsePlan, style: Response
  */
 export function writeReferenceResponse(input: NpovInput, options: WriterOptions = {}): ReferenceResponse {
   const clean = validateInput(input);
+  checkWriterOptions(options);
   return renderPlan(clean, planResponse(clean, options), options.style ?? "close");
 }

@@ -21,7 +21,7 @@ import {
   t5ConfigJson,
   tokenizerFromFiles,
 } from "@npov/autograd";
-import { createRng, hashSeed, InvalidValueError, toJsonl, writeFileAtomic } from "@npov/core";
+import { createRng, hashSeed, InvalidValueError, maxOf, toJsonl, writeFileAtomic } from "@npov/core";
 import * as ort from "onnxruntime-node";
 import type { TextPair } from "./data.js";
 
@@ -175,8 +175,8 @@ export class Seq2SeqTrainer {
 
   private feeds(batch: Encoded[]): { feeds: Record<string, ort.Tensor>; tokens: number } {
     const b = batch.length;
-    const s = Math.max(...batch.map((x) => x.source.length));
-    const t = Math.max(...batch.map((x) => x.target.length));
+    const s = maxOf(batch.map((x) => x.source.length));
+    const t = maxOf(batch.map((x) => x.target.length));
     const ids = new BigInt64Array(b * s);
     const mask = new BigInt64Array(b * s);
     const dec = new BigInt64Array(b * t);

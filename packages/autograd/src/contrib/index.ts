@@ -9,6 +9,8 @@
  * contrib one. Contrib ops outside {@link DECOMPOSED_CONTRIB_OPS} are left as they are: they still run in
  * onnxruntime, and the gradient builder names them if they sit on the differentiable path.
  */
+
+import { pushAll } from "@npov/core";
 import { GraphBuilder } from "../graph.js";
 import {
   cloneModel,
@@ -77,10 +79,10 @@ function decomposerOf(node: NodeProto, opset: number): Decomposer | undefined {
 
 /** Every tensor and node name of a graph and its subgraphs, as one graph for {@link GraphBuilder}. */
 function allNames(graph: IGraphProto, into: IGraphProto = { node: [], initializer: [], input: [], output: [] }) {
-  into.node?.push(...(graph.node ?? []));
-  into.initializer?.push(...(graph.initializer ?? []));
-  into.input?.push(...(graph.input ?? []));
-  into.output?.push(...(graph.output ?? []));
+  if (into.node) pushAll(into.node, graph.node ?? []);
+  if (into.initializer) pushAll(into.initializer, graph.initializer ?? []);
+  if (into.input) pushAll(into.input, graph.input ?? []);
+  if (into.output) pushAll(into.output, graph.output ?? []);
   for (const n of graph.node ?? [])
     for (const a of n.attribute ?? []) {
       if (a.g) allNames(a.g, into);
@@ -122,12 +124,12 @@ export function decomposeContribOps(model: ModelProto): { model: ModelProto; rep
       const produced = decompose(e, n);
       const emitted = b.nodes.splice(0);
       bindOutputs(n, produced, emitted, b);
-      emitted.push(...b.nodes.splice(0));
-      out.push(...withoutDeadNodes(emitted, new Set(n.output.filter((o) => o))));
+      pushAll(emitted, b.nodes.splice(0));
+      pushAll(out, withoutDeadNodes(emitted, new Set(n.output.filter((o) => o))));
       report[n.opType] = (report[n.opType] ?? 0) + 1;
     }
     graph.node = out;
-    graph.initializer.push(...(b.initializers.splice(0) as TensorProto[]));
+    pushAll(graph.initializer, b.initializers.splice(0) as TensorProto[]);
   };
   rewrite(copy.graph as GraphProto);
   return { model: copy, report };

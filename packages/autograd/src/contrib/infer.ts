@@ -3,6 +3,8 @@
  * contrib-op decomposers: they must pick constant types (fp16 vs fp32) and layouts (3-D vs 4-D) without
  * running the model. Unknown facts stay undefined; a decomposer that needs one raises a typed error.
  */
+
+import { maxOf } from "@npov/core";
 import {
   attr,
   attrInt,
@@ -176,7 +178,7 @@ export function inferFacts(model: ModelProto): TensorFacts {
     }
     if (BROADCAST.has(op)) {
       const rs = n.input.map((_, k) => r(k));
-      const rank = rs.every((x) => x !== undefined) ? Math.max(...(rs as number[])) : undefined;
+      const rank = rs.every((x) => x !== undefined) ? maxOf(rs as number[], Number.NEGATIVE_INFINITY) : undefined;
       const type = BOOL_OUT.has(op) ? DataType.BOOL : op === "Where" ? types.get(n.input[1] ?? "") : t0;
       setOut(n, 0, type, rank);
       return;

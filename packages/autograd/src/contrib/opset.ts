@@ -8,6 +8,8 @@
  * identity). Ops removed by 13 (Upsample, Scatter) raise a typed error. Subgraphs are rewritten too.
  * Only upgrades from opset >= 7 to at most 17 are supported (later opsets changed other reductions).
  */
+
+import { pushAll } from "@npov/core";
 import { GradientGraphError } from "../errors.js";
 import { GraphBuilder } from "../graph.js";
 import {
@@ -76,18 +78,18 @@ export function upgradeOpset(model: ModelProto, target = 13): ModelProto {
           const flat = b.op("Flatten", [x], { axis });
           const y = n.output[0] as string;
           const tmp = b.fresh(`${op}_2d`);
-          out.push(...b.nodes.splice(0));
+          pushAll(out, b.nodes.splice(0));
           out.push(onnx.NodeProto.create({ ...n, input: [flat], output: [tmp] }));
           b.node("Reshape", [tmp, b.op("Shape", [x])], [y]);
-          out.push(...b.nodes.splice(0));
+          pushAll(out, b.nodes.splice(0));
           continue;
         }
       }
-      out.push(...b.nodes.splice(0));
+      pushAll(out, b.nodes.splice(0));
       out.push(n);
     }
     graph.node = out;
-    graph.initializer.push(...b.initializers.splice(0));
+    pushAll(graph.initializer, b.initializers.splice(0));
   };
   rewrite(copy.graph as GraphProto);
   for (const o of copy.opsetImport) if (!o.domain || o.domain === "ai.onnx") o.version = target;

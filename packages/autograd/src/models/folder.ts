@@ -102,7 +102,8 @@ export function writeTestModel(
       numHiddenLayers: 2,
       numAttentionHeads: 4,
       numKeyValueHeads: 2,
-      maxPositionEmbeddings: 128,
+      // The graph computes rotary positions for any length; 512 matches tokenizer_config.json's model_max_length.
+      maxPositionEmbeddings: 512,
       tieWordEmbeddings: false,
     };
     const built = buildLlama(c, init);

@@ -3,18 +3,30 @@
  * printing and the process lifetime; the store, server and export live in @npov/annotate (imported on
  * use, so other commands never load the web server).
  */
-import { writeExamples, writeFileAtomic } from "@npov/core";
+import { checkOutputPath, writeExamples, writeFileAtomic } from "@npov/core";
 import type { Command } from "commander";
-import { out, outJson, parseInteger, UsageError } from "../util.js";
+import { integerOption, out, outJson, UsageError } from "../util.js";
 
 type Annotate = typeof import("@npov/annotate");
+
+/**
+ * --db: a file path. An empty one would open SQLite's private temporary database, silently losing
+ * everything imported; it is refused instead.
+ */
+const dbPath = (value: string): string => {
+  if (value.trim().length === 0) throw new UsageError("--db must name a database file, got an empty path.");
+  return value;
+};
+
+/** Most annotators per example --per-example accepts (the paper used 5). */
+const MAX_ANNOTATORS_PER_EXAMPLE = 1000;
 const load = (): Promise<Annotate> => import("@npov/annotate");
 
 interface ImportOptions {
   db: string;
   data?: string;
   calibration?: string;
-  perExample?: string;
+  perExample?: number;
   ais?: boolean;
 }
 
@@ -22,11 +34,7 @@ interface ImportOptions {
 function prepare(annotate: Annotate, opts: ImportOptions) {
   const store = annotate.AnnotationStore.open(opts.db);
   try {
-    if (opts.perExample !== undefined) {
-      const k = parseInteger(opts.perExample, "--per-example");
-      if (k < 1) throw new UsageError(`--per-example must be at least 1, got ${k}.`);
-      store.configure({ perExample: k });
-    }
+    if (opts.perExample !== undefined) store.configure({ perExample: opts.perExample });
     if (opts.ais !== undefined) store.configure({ ais: opts.ais });
     const tasks = opts.data === undefined ? undefined : store.importFile(opts.data, "task");
     const calibration = opts.calibration === undefined ? undefined : store.importFile(opts.calibration, "calibration");
@@ -52,9 +60,14 @@ function describeImport(r: ReturnType<typeof prepare>): string {
 
 const importOptions = (command: Command) =>
   command
-    .requiredOption("--db <file>", "the annotation database (SQLite; created if missing)")
+    .requiredOption("--db <file>", "the annotation database (SQLite; created if missing)", dbPath)
     .option("--calibration <file>", "examples with known labels (e.g. from npov synth) every annotator does first")
-    .option("--per-example <k>", "annotators per example (stored in the database; default 5)")
+    .option(
+      ...integerOption("--per-example <k>", "annotators per example (stored in the database; default 5)", {
+        min: 1,
+        max: MAX_ANNOTATORS_PER_EXAMPLE,
+      }),
+    )
     .option("--ais", "ask the two AIS questions (interpretable? supported?) for every response sentence")
     .option("--no-ais", "do not ask the AIS questions");
 
@@ -72,10 +85,10 @@ export function registerAnnotate(program: Command): void {
       .option("--data <file>", "examples to annotate (dataset JSON Lines; re-importing the same file adds nothing)"),
   )
     .option("--host <host>", "address to listen on", "127.0.0.1")
-    .option("--port <n>", "port (0 = any free port)", "8080")
-    .action(async (opts: ImportOptions & { host: string; port: string }) => {
+    .option(...integerOption("--port <n>", "port (0 = any free port)", { min: 0, max: 65535 }, 8080))
+    .action(async (opts: ImportOptions & { host: string; port: number }) => {
       const lib = await load();
-      const port = parseInteger(opts.port, "--port");
+      const port = opts.port;
       const prepared = prepare(lib, opts);
       const { store } = prepared;
       if (store.progress().overall.examples === 0) {
@@ -120,7 +133,7 @@ export function registerAnnotate(program: Command): void {
   annotate
     .command("tokens")
     .description("add a user and print their sign-in token (shown once), or list users")
-    .requiredOption("--db <file>", "the annotation database")
+    .requiredOption("--db <file>", "the annotation database", dbPath)
     .option("--add <name>", "user name to add (letters, digits, _ . @ -)")
     .option("--role <role>", "annotator or admin", "annotator")
     .option("--list", "list users and roles (tokens are never stored, only their hashes)")
@@ -140,7 +153,7 @@ export function registerAnnotate(program: Command): void {
   annotate
     .command("progress")
     .description("progress per annotator and overall")
-    .requiredOption("--db <file>", "the annotation database")
+    .requiredOption("--db <file>", "the annotation database", dbPath)
     .option("--json", "machine-readable output")
     .action(async (opts: { db: string; json?: boolean }) => {
       const lib = await load();
@@ -169,10 +182,12 @@ export function registerAnnotate(program: Command): void {
     .description(
       "write the annotated examples (majority and word labels, per-annotator labels kept) and the agreement report",
     )
-    .requiredOption("--db <file>", "the annotation database")
+    .requiredOption("--db <file>", "the annotation database", dbPath)
     .requiredOption("--out <file>", "dataset JSON Lines for npov eval")
     .option("--agreement <file>", "agreement report JSON (Krippendorff's alpha per error type; npov eval --agreement)")
     .action(async (opts: { db: string; out: string; agreement?: string }) => {
+      checkOutputPath(opts.out);
+      if (opts.agreement !== undefined) checkOutputPath(opts.agreement);
       const lib = await load();
       const store = lib.AnnotationStore.open(opts.db);
       try {

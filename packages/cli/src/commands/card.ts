@@ -1,13 +1,25 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { YesNoClassifier } from "@npov/classifier";
-import { type KnowledgeBase, openKnowledgeBase, rocAuc, sampleInputs, writeFileAtomic } from "@npov/core";
+import {
+  checkOutputPath,
+  FileFormatError,
+  type FileIssue,
+  forEachJsonLine,
+  type KnowledgeBase,
+  openKnowledgeBase,
+  readJsonFile,
+  readTextFile,
+  rocAuc,
+  sampleInputs,
+  writeFileAtomic,
+} from "@npov/core";
 import { LocalGenerator } from "@npov/generate";
 import { rougeDetector } from "@npov/rouge";
 import { buildDataset, writeReferenceResponse } from "@npov/synth";
 import type { HistoryEntry } from "@npov/train";
 import type { Command } from "commander";
-import { out, parseInteger, UsageError } from "../util.js";
+import { integerOption, out, UsageError } from "../util.js";
 
 /** Generator dev metrics: parse rate and ROUGE judgments of greedy generations on held-back dev topics. */
 export async function generatorDevMetrics(modelDir: string, kbs: KnowledgeBase[], n: number) {
@@ -91,15 +103,18 @@ export function registerCard(program: Command): void {
     .requiredOption("--work <dir>", "the training work folder (history.jsonl, checkpoint/state.json)")
     .requiredOption("--task <task>", "generate | classify")
     .option("--kb <list>", "knowledge bases", "fixtures,perspectrum")
-    .option("--dev-examples <n>", "dev inputs/examples to evaluate", "60")
-    .action(async (opts: { model: string; work: string; task: string; kb: string; devExamples: string }) => {
+    .option(...integerOption("--dev-examples <n>", "dev inputs/examples to evaluate", { min: 1, max: 100_000 }, 60))
+    .action(async (opts: { model: string; work: string; task: string; kb: string; devExamples: number }) => {
       if (opts.task !== "generate" && opts.task !== "classify")
         throw new UsageError("--task must be generate or classify.");
-      const history = readFileSync(join(opts.work, "history.jsonl"), "utf8")
-        .split("\n")
-        .filter((l) => l.trim())
-        .map((l) => JSON.parse(l) as HistoryEntry);
-      const state = JSON.parse(readFileSync(join(opts.work, "checkpoint", "state.json"), "utf8")) as {
+      if (!existsSync(opts.model)) throw new UsageError(`${opts.model} does not exist.`);
+      checkOutputPath(join(opts.model, "README.md"));
+      const historyFile = join(opts.work, "history.jsonl");
+      const history: HistoryEntry[] = [];
+      const issues: FileIssue[] = [];
+      forEachJsonLine(readTextFile(historyFile), historyFile, issues, (value) => history.push(value as HistoryEntry));
+      if (issues.length > 0) throw new FileFormatError(issues);
+      const state = readJsonFile(join(opts.work, "checkpoint", "state.json")) as {
         step: number;
         config: Record<string, number>;
         options: Record<string, number>;
@@ -108,7 +123,7 @@ export function registerCard(program: Command): void {
       };
       const params = state.parameters.reduce((a, p) => a + p.dims.reduce((x, y) => x * y, 1), 0);
       const kbs = opts.kb.split(",").map((k) => openKnowledgeBase(k.trim()));
-      const n = parseInteger(opts.devExamples, "--dev-examples");
+      const n = opts.devExamples;
       const curve = history
         .filter((h) => h.devLoss !== undefined)
         .map((h) => `| ${h.step} | ${h.loss.toFixed(3)} | ${h.devLoss?.toFixed(3)} | ${(h.seconds / 60).toFixed(1)} |`);
@@ -136,7 +151,6 @@ export function registerCard(program: Command): void {
         `* Reproduce: \`pnpm npov train-model --task ${opts.task} --work WORK --out OUT\` with the options above (resumable: rerun the same command).\n\n` +
         `## Dev metrics\n\n${metrics}\n## Training curve\n\n| step | train loss | dev loss | minutes |\n|---:|---:|---:|---:|\n${curve.join("\n")}\n\n` +
         `## Limitations\n\nA few million parameters trained for an hour on template-written responses: it learns the response format and copies argument text, but it has no world knowledge, no fluency beyond the templates, and it is only as good as the synthetic data. Perspectrum-derived: CC BY-SA 4.0 applies to the weights.\n`;
-      if (!existsSync(opts.model)) throw new UsageError(`${opts.model} does not exist.`);
       writeFileAtomic(join(opts.model, "README.md"), card);
       out(`model card written to ${join(opts.model, "README.md")}`);
     });

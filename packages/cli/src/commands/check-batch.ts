@@ -6,7 +6,15 @@
  */
 
 import type { FileIssue, NpovExample } from "@npov/core";
-import { forEachJsonLine, readTextFile, writeFileAtomic } from "@npov/core";
+import {
+  checkOutputPath,
+  FileFormatError,
+  forEachJsonLine,
+  jsonDepth,
+  MAX_JSON_DEPTH,
+  readTextFile,
+  writeFileAtomic,
+} from "@npov/core";
 import {
   DEFAULT_CHUNK_SIZE,
   DEFAULT_QUEUE_NAME,
@@ -23,13 +31,16 @@ import {
 import type { Command } from "commander";
 import { addDetectorOptions, cliDetectors, finishDetectors, METHOD_NAMES, specFromOptions } from "../detectors.js";
 import { progressBar } from "../progress.js";
-import { out, parseInteger, parseList, UsageError, warn } from "../util.js";
+import { integerOption, out, parseList, UsageError, warn } from "../util.js";
+
+/** Most examples per queue job: a job's results travel through Redis as one value. */
+export const MAX_CHUNK_SIZE = 100_000;
 
 /** The queue options of eval and check-batch, as commander parses them. */
 export interface QueueCliOptions {
   queue?: string;
   queueName?: string;
-  chunkSize?: string;
+  chunkSize?: number;
 }
 
 /** Add --queue, --queue-name and --chunk-size to a command. */
@@ -40,7 +51,9 @@ export function addQueueOptions(command: Command): Command {
       "score on a Redis job queue (redis://HOST:PORT/DB) by `npov worker` processes, anywhere that reaches Redis; a re-run resumes",
     )
     .option("--queue-name <name>", "BullMQ queue name (workers must use the same)", DEFAULT_QUEUE_NAME)
-    .option("--chunk-size <n>", "examples per job", String(DEFAULT_CHUNK_SIZE));
+    .option(
+      ...integerOption("--chunk-size <n>", "examples per job", { min: 1, max: MAX_CHUNK_SIZE }, DEFAULT_CHUNK_SIZE),
+    );
 }
 
 /**
@@ -54,8 +67,7 @@ export async function scoreWithOptions(
   opts: QueueCliOptions & Record<string, unknown>,
   fields: readonly ScoreField[],
 ): Promise<ScoredRun | undefined> {
-  const chunkSize = parseInteger(opts.chunkSize ?? String(DEFAULT_CHUNK_SIZE), "--chunk-size");
-  if (chunkSize < 1) throw new UsageError(`--chunk-size must be at least 1, got ${chunkSize}.`);
+  const chunkSize = opts.chunkSize ?? DEFAULT_CHUNK_SIZE;
   const spec = specFromOptions(opts);
   const controller = new AbortController();
   const onSigint = () => {
@@ -139,8 +151,18 @@ function readRecords(file: string): InputRecord[] {
   if (text.trimStart().startsWith("[")) {
     try {
       const value = JSON.parse(text) as unknown;
+      if (Array.isArray(value) && jsonDepth(value) > MAX_JSON_DEPTH)
+        throw new FileFormatError([
+          {
+            file,
+            line: undefined,
+            field: "",
+            message: `arrays or objects nested more than ${MAX_JSON_DEPTH} levels deep`,
+          },
+        ]);
       if (Array.isArray(value)) return value.map((v) => ({ value: v }));
-    } catch {
+    } catch (error) {
+      if (error instanceof FileFormatError) throw error;
       // not one JSON array: read it line by line (each bad line becomes an INVALID_JSON record)
     }
   }
@@ -185,6 +207,7 @@ export function registerCheckBatch(program: Command): void {
           Record<string, unknown>,
       ) => {
         const methods = [...new Set(parseList(opts.methods, METHOD_NAMES, "--methods"))];
+        checkOutputPath(opts.out);
         const records = readRecords(opts.data);
         if (records.length === 0) throw new UsageError(`${opts.data} holds no examples.`);
         const parsed = records.flatMap((r, k) => (r.error === undefined ? [k] : []));

@@ -6,6 +6,7 @@ import {
   trainStacked,
   tuneSoftPrompt,
 } from "@npov/classifier";
+import { checkOutputPath } from "@npov/core";
 import { calibrateThresholds } from "@npov/eval";
 import type { Command } from "commander";
 import {
@@ -21,25 +22,36 @@ import {
 import { progressBar } from "../progress.js";
 import {
   checkModelOption,
+  integerOption,
+  numberOption,
   out,
   outJson,
-  parseInteger,
   parseList,
   readDataset,
   readExample,
+  SEED_RANGE,
   UsageError,
   warn,
 } from "../util.js";
 import { modelFileOptions } from "./model.js";
 
+/** Training loops: most steps and largest batch the options accept. */
+const MAX_STEPS = 10_000_000;
+const MAX_BATCH = 4096;
+
+/** The numeric options of train-classifier, as the option parsers return them. */
+interface TrainClassifierNumbers {
+  steps: number;
+  lr: number;
+  warmup: number;
+  batchSize: number;
+  evalEvery: number;
+  patience: number;
+  seed: number;
+}
+
 /** Below this recall at the chosen threshold, calibrate-guard warns that the guard lets most errors through. */
 export const LOW_RECALL = 0.5;
-
-const num = (value: string, option: string) => {
-  const n = Number(value);
-  if (!Number.isFinite(n)) throw new UsageError(`${option} must be a number, got "${value}".`);
-  return n;
-};
 
 export function registerClassifier(program: Command): void {
   program
@@ -50,20 +62,28 @@ export function registerClassifier(program: Command): void {
     .requiredOption("--train <file>", "training dataset JSONL (e.g. from npov synth --split train)")
     .requiredOption("--dev <file>", "dev dataset JSONL for ROC AUC and early stopping")
     .requiredOption("--out <file>", "soft-prompt file to write")
-    .option("--steps <n>", "maximum steps", "20000")
-    .option("--lr <x>", "peak learning rate", "0.1")
-    .option("--warmup <n>", "warm-up steps", "500")
-    .option("--batch-size <n>", "examples per step", "16")
-    .option("--eval-every <n>", "dev evaluation interval", "200")
-    .option("--patience <n>", "evaluations without improvement before stopping", "5")
-    .option("--seed <n>", "random seed", "0")
+    .option(...integerOption("--steps <n>", "maximum steps", { min: 1, max: MAX_STEPS }, 20000))
+    .option(...numberOption("--lr <x>", "peak learning rate", { min: 0, minExclusive: true, max: 100 }, 0.1))
+    .option(...integerOption("--warmup <n>", "warm-up steps", { min: 0, max: MAX_STEPS }, 500))
+    .option(...integerOption("--batch-size <n>", "examples per step", { min: 1, max: MAX_BATCH }, 16))
+    .option(...integerOption("--eval-every <n>", "dev evaluation interval", { min: 1, max: MAX_STEPS }, 200))
+    .option(
+      ...integerOption(
+        "--patience <n>",
+        "evaluations without improvement before stopping",
+        { min: 1, max: MAX_STEPS },
+        5,
+      ),
+    )
+    .option(...integerOption("--seed <n>", "random seed", SEED_RANGE, 0))
     .option("--json", "print the summary as JSON")
     .option("--dtype <dtype>", "weights variant of --model: fp32 | fp16 | q8 | int8 | uint8 | q4 | q4f16 | bnb4")
     .option("--model-file <name>", "decoder file base name, e.g. decoder_model_merged")
-    .action(async (opts: Record<string, string> & { json?: boolean }) => {
+    .action(async (opts: Record<string, string> & TrainClassifierNumbers & { json?: boolean }) => {
       const task = opts.task;
       if (task !== "coverage" && task !== "hallucination")
         throw new UsageError(`--task must be coverage or hallucination, got "${task}".`);
+      checkOutputPath(opts.out as string);
       checkModelOption(opts.model as string, "--model");
       const em = await loadEmbeddingModel(
         opts.model as string,
@@ -76,13 +96,13 @@ export function registerClassifier(program: Command): void {
       let auc = "-";
       const result = await tuneSoftPrompt(em, readDataset(opts.train as string), readDataset(opts.dev as string), {
         task,
-        steps: parseInteger(opts.steps as string, "--steps"),
-        lr: num(opts.lr as string, "--lr"),
-        warmupSteps: parseInteger(opts.warmup as string, "--warmup"),
-        batchSize: parseInteger(opts.batchSize as string, "--batch-size"),
-        evalEvery: parseInteger(opts.evalEvery as string, "--eval-every"),
-        patience: parseInteger(opts.patience as string, "--patience"),
-        seed: parseInteger(opts.seed as string, "--seed"),
+        steps: opts.steps,
+        lr: opts.lr,
+        warmupSteps: opts.warmup,
+        batchSize: opts.batchSize,
+        evalEvery: opts.evalEvery,
+        patience: opts.patience,
+        seed: opts.seed,
         modelName: opts.model as string,
         onProgress: (p) => {
           if (p.devAuc !== undefined) auc = p.devAuc.toFixed(3);
@@ -125,6 +145,7 @@ export function registerClassifier(program: Command): void {
         modelFile?: string;
       }) => {
         const methods = parseList(opts.methods, ["rouge", "classifier"] as const, "--methods");
+        checkOutputPath(opts.out);
         const sources = await cliDetectors(methods, {
           ...(opts.model === undefined ? {} : { model: opts.model }),
           ...(opts.dtype === undefined ? {} : { dtype: opts.dtype }),
@@ -145,11 +166,19 @@ export function registerClassifier(program: Command): void {
       .requiredOption("--data <file>", "labelled dev dataset JSONL")
       .option("--method <name>", `detector: ${METHOD_NAMES.join(" | ")}`, DEFAULT_GUARD_METHOD),
   )
-    .option("--target-fpr <x>", "largest tolerated false-positive rate per error type", "0.05")
+    .option(
+      ...numberOption(
+        "--target-fpr <x>",
+        "largest tolerated false-positive rate per error type",
+        { min: 0, max: 1 },
+        0.05,
+      ),
+    )
     .requiredOption("--out <file>", "guard config JSON to write")
     .action(
-      async (opts: { data: string; method: string; targetFpr: string; out: string } & Record<string, unknown>) => {
-        const target = num(opts.targetFpr, "--target-fpr");
+      async (opts: { data: string; method: string; targetFpr: number; out: string } & Record<string, unknown>) => {
+        const target = opts.targetFpr;
+        checkOutputPath(opts.out);
         const data = readDataset(opts.data);
         const spec = { method: opts.method, ...specFromOptions(opts) };
         const detector = await cliDetector(spec);

@@ -4,7 +4,7 @@ import { TemplateGenerator } from "@npov/generate";
 import { rougeDetector, rougeErrorDetector, supportErrorDetector } from "@npov/rouge";
 import { buildDataset, SLICES, summarizeDataset } from "@npov/synth";
 import type { Command } from "commander";
-import { out, parseInteger } from "../util.js";
+import { integerOption, out, SEED_RANGE } from "../util.js";
 import { cliGenerator, type GeneratorOptions, generatorOptions } from "./generate.js";
 import { summaryTable } from "./synth.js";
 
@@ -17,9 +17,9 @@ export function registerDemo(program: Command): void {
       ),
   )
     .option("--kb <spec>", "knowledge base", "fixtures")
-    .option("--seed <n>", "random seed", "0")
-    .action(async (opts: GeneratorOptions & { kb: string; seed: string }) => {
-      const seed = parseInteger(opts.seed, "--seed");
+    .option(...integerOption("--seed <n>", "random seed", SEED_RANGE, 0))
+    .action(async (opts: GeneratorOptions & { kb: string; seed: number }) => {
+      const seed = opts.seed;
       const base = openKnowledgeBase(opts.kb);
       const topic = base.topics[Math.abs(seed) % base.topics.length];
       if (topic === undefined) return;

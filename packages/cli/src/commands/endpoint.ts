@@ -23,7 +23,7 @@ import {
   type PriceTable,
 } from "@npov/llm";
 import type { Command } from "commander";
-import { parseInteger, parseList, readJsonFile, UsageError } from "../util.js";
+import { integerOption, parseList, readJsonFile, SEED_RANGE, UsageError } from "../util.js";
 
 /** Detector methods that call an OpenAI-compatible endpoint. */
 export const ENDPOINT_METHODS = ["endpoint-classifier", "likert", "attribution"] as const;
@@ -57,11 +57,11 @@ export interface EndpointCliOptions {
   model?: string;
   apiKeyEnv?: string;
   cacheDir?: string;
-  samples?: string;
-  topLogprobs?: string;
+  samples?: number;
+  topLogprobs?: number;
   api?: string;
-  endpointSeed?: string;
-  concurrency?: string;
+  endpointSeed?: number;
+  concurrency?: number;
   prices?: string;
   attributes?: string;
 }
@@ -77,13 +77,21 @@ export function addEndpointOptions(command: Command): Command {
     )
     .option("--cache-dir <dir>", "cache endpoint responses here: a re-run is free and bit-identical")
     .option(
-      "--samples <k>",
-      "endpoint-classifier/attribution: k sampled answers when logprobs are missing; likert: answers per item",
+      ...integerOption(
+        "--samples <k>",
+        "endpoint-classifier/attribution: k sampled answers when logprobs are missing; likert: answers per item",
+        { min: 1, max: 1000 },
+      ),
     )
-    .option("--top-logprobs <k>", "alternatives per answer token (default 20 for chat, 5 for completions)")
+    .option(
+      ...integerOption("--top-logprobs <k>", "alternatives per answer token (default 20 for chat, 5 for completions)", {
+        min: 1,
+        max: 1_000_000,
+      }),
+    )
     .option("--api <kind>", "chat (default) or completions (raw prompts: what npov serve answers)", "chat")
-    .option("--endpoint-seed <n>", "first seed of sampled answers", "0")
-    .option("--concurrency <n>", "endpoint requests in flight at once", "4")
+    .option(...integerOption("--endpoint-seed <n>", "first seed of sampled answers", SEED_RANGE, 0))
+    .option(...integerOption("--concurrency <n>", "endpoint requests in flight at once", { min: 1, max: 1000 }, 4))
     .option("--prices <file>", 'price table {"model": {"input": USD per 1M tokens, "output": ...}} for the cost line')
     .option("--attributes <list>", `likert attributes: ${LIKERT_ATTRIBUTES.join(", ")}`, LIKERT_ATTRIBUTES.join(","));
 }
@@ -97,11 +105,11 @@ export function endpointSpec(opts: EndpointCliOptions): EndpointSpec {
     ...(opts.endpointModel === undefined ? {} : { endpointModel: opts.endpointModel }),
     ...(opts.apiKeyEnv === undefined ? {} : { apiKeyEnv: opts.apiKeyEnv }),
     ...(opts.cacheDir === undefined ? {} : { cacheDir: opts.cacheDir }),
-    ...(opts.samples === undefined ? {} : { samples: parseInteger(opts.samples, "--samples") }),
-    ...(opts.topLogprobs === undefined ? {} : { topLogprobs: parseInteger(opts.topLogprobs, "--top-logprobs") }),
+    ...(opts.samples === undefined ? {} : { samples: opts.samples }),
+    ...(opts.topLogprobs === undefined ? {} : { topLogprobs: opts.topLogprobs }),
     api,
-    seed: parseInteger(opts.endpointSeed ?? "0", "--endpoint-seed"),
-    concurrency: parseInteger(opts.concurrency ?? "4", "--concurrency"),
+    seed: opts.endpointSeed ?? 0,
+    concurrency: opts.concurrency ?? 4,
     ...(opts.prices === undefined ? {} : { prices: readJsonFile(opts.prices) as PriceTable }),
     attributes: parseList(opts.attributes ?? LIKERT_ATTRIBUTES.join(","), LIKERT_ATTRIBUTES, "--attributes"),
   };

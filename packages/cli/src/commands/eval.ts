@@ -1,10 +1,10 @@
-import { createRng, writeFileAtomic } from "@npov/core";
+import { checkOutputPath, createRng, writeFileAtomic } from "@npov/core";
 import { type EvaluationResult, formatAgreement, formatResultTable, renderReport } from "@npov/eval";
 import { evaluateScored, evaluationFields } from "@npov/queue";
 import { SLICES } from "@npov/synth";
 import type { Command } from "commander";
 import { addDetectorOptions, METHOD_NAMES } from "../detectors.js";
-import { out, outJson, parseInteger, parseList, readDataset } from "../util.js";
+import { integerOption, MAX_RESAMPLES, out, outJson, parseList, readDataset, SEED_RANGE } from "../util.js";
 import { addQueueOptions, scoreWithOptions, warnAboutFailures } from "./check-batch.js";
 
 /** JSON form of an evaluation: the tables' numbers, curves and thresholds (per-example scores omitted). */
@@ -29,11 +29,22 @@ export function registerEval(program: Command): void {
         .option("--methods <list>", `comma-separated detectors: ${METHOD_NAMES.join(", ")}`, "rouge"),
     ),
   )
-    .option("--limit <n>", "score only the first n examples (model-based methods are slow)")
-    .option("--sample-per-slice <n>", "score a seeded random sample of n examples per slice")
-    .option("--seed <n>", "seed of --sample-per-slice", "0")
+    .option(
+      ...integerOption("--limit <n>", "score only the first n examples (model-based methods are slow)", { min: 1 }),
+    )
+    .option(
+      ...integerOption("--sample-per-slice <n>", "score a seeded random sample of n examples per slice", { min: 1 }),
+    )
+    .option(...integerOption("--seed <n>", "seed of --sample-per-slice", SEED_RANGE, 0))
     .option("--report <file>", "write a self-contained HTML report (tables, ROC curves, thresholds)")
-    .option("--bootstrap <n>", "bootstrap resamples for AUC intervals (0 = none)", "200")
+    .option(
+      ...integerOption(
+        "--bootstrap <n>",
+        "bootstrap resamples for AUC intervals (0 = none)",
+        { min: 0, max: MAX_RESAMPLES },
+        200,
+      ),
+    )
     .option("--agreement <file>", "annotator agreement report (npov annotate export --agreement) to show with the AUCs")
     .option("--json", "machine-readable output")
     .action(
@@ -44,27 +55,29 @@ export function registerEval(program: Command): void {
           model?: string;
           softPrompt?: string;
           stacked?: string;
-          limit?: string;
-          samplePerSlice?: string;
-          seed: string;
+          limit?: number;
+          samplePerSlice?: number;
+          seed: number;
           report?: string;
-          bootstrap: string;
+          bootstrap: number;
           agreement?: string;
           json?: boolean;
         } & Record<string, unknown>,
       ) => {
         const methods = parseList(opts.methods, METHOD_NAMES, "--methods");
-        const resamples = parseInteger(opts.bootstrap, "--bootstrap");
+        const resamples = opts.bootstrap;
+        // Outputs are checked before the (possibly long) scoring, so a bad path fails at once.
+        if (opts.report !== undefined) checkOutputPath(opts.report);
         const all = readDataset(opts.data);
         // Read before scoring, so a bad file fails at once rather than after a long run.
         const agreement =
           opts.agreement === undefined
             ? undefined
             : (await import("@npov/annotate")).readAgreementReport(opts.agreement);
-        let dataset = opts.limit === undefined ? all : all.slice(0, parseInteger(opts.limit, "--limit"));
+        let dataset = opts.limit === undefined ? all : all.slice(0, opts.limit);
         if (opts.samplePerSlice !== undefined) {
-          const n = parseInteger(opts.samplePerSlice, "--sample-per-slice");
-          const rng = createRng(parseInteger(opts.seed, "--seed"));
+          const n = opts.samplePerSlice;
+          const rng = createRng(opts.seed);
           const slices = [...new Set(dataset.map((e) => e.slice ?? "all"))];
           dataset = slices.flatMap((s) =>
             rng.sample(

@@ -1,14 +1,30 @@
+import { InvalidValueError } from "@npov/core";
 import {
+  checkCorsOrigins,
+  checkHost,
   createServer,
+  DEFAULT_BODY_LIMIT,
   type Generator,
   LocalGenerator,
   listen,
+  MAX_BODY_LIMIT,
   OpenAICompatibleGenerator,
+  startGuardPool,
   TemplateGenerator,
 } from "@npov/generate";
 import type { Command } from "commander";
-import { cliGuard } from "../detectors.js";
-import { checkModelOption, out, outJson, parseInteger, readInput, UsageError, warnAboutModel } from "../util.js";
+import type * as Detectors from "../detectors.js";
+import {
+  checkModelOption,
+  integerOption,
+  numberOption,
+  out,
+  outJson,
+  readInput,
+  SEED_RANGE,
+  UsageError,
+  warnAboutModel,
+} from "../util.js";
 import { modelFileOptions } from "./model.js";
 
 /** The generator options shared by `generate`, `serve` and `demo`. */
@@ -66,6 +82,19 @@ export function generatorOptions(command: Command): Command {
     .option("--endpoint-model <name>", "model name to request from --endpoint");
 }
 
+/** A commander parser for a serve option checked by the server library: its message, under the flag's name. */
+function serveOption<T>(flag: string, check: (value: string) => T): (value: string) => T {
+  return (value) => {
+    try {
+      return check(value);
+    } catch (error) {
+      if (error instanceof InvalidValueError)
+        throw new UsageError(`${flag} ${error.message.slice(error.message.indexOf(":") + 2)}`);
+      throw error;
+    }
+  };
+}
+
 export function registerGenerate(program: Command): void {
   generatorOptions(
     program
@@ -75,31 +104,29 @@ export function registerGenerate(program: Command): void {
       )
       .requiredOption("--input <file>", "JSON file with an NPOV input (or an example holding one)"),
   )
-    .option("--temperature <t>", "0 = greedy", "0")
-    .option("--top-p <p>", "nucleus mass when sampling", "1")
-    .option("--seed <n>", "sampling seed", "0")
-    .option("--max-new-tokens <n>", "token budget", "256")
+    .option(...numberOption("--temperature <t>", "0 = greedy", { min: 0, max: 100 }, 0))
+    .option(...numberOption("--top-p <p>", "nucleus mass when sampling", { min: 0, minExclusive: true, max: 1 }, 1))
+    .option(...integerOption("--seed <n>", "sampling seed", SEED_RANGE, 0))
+    .option(...integerOption("--max-new-tokens <n>", "token budget", { min: 1, max: 1_000_000 }, 256))
     .option("--json", "print {opening, core, response, raw}")
     .action(
       async (
         opts: GeneratorOptions & {
           input: string;
-          temperature: string;
-          topP: string;
-          seed: string;
-          maxNewTokens: string;
+          temperature: number;
+          topP: number;
+          seed: number;
+          maxNewTokens: number;
           json?: boolean;
         },
       ) => {
-        const temperature = Number(opts.temperature);
-        if (!(temperature >= 0)) throw new UsageError(`--temperature must be >= 0, got "${opts.temperature}".`);
         const input = readInput(opts.input);
         const generator = await cliGenerator(opts);
         const r = await generator.generate(input, {
-          temperature,
-          topP: Number(opts.topP),
-          seed: parseInteger(opts.seed, "--seed"),
-          maxNewTokens: parseInteger(opts.maxNewTokens, "--max-new-tokens"),
+          temperature: opts.temperature,
+          topP: opts.topP,
+          seed: opts.seed,
+          maxNewTokens: opts.maxNewTokens,
         });
         if (opts.json)
           return outJson({ opening: r.opening, core: r.core, response: r.response, raw: r.raw, model: r.model });
@@ -115,30 +142,79 @@ export function registerGenerate(program: Command): void {
       ),
   )
     .option("--guard-config <file>", "guard config for /v1/check (from npov calibrate-guard)")
-    .option("--host <host>", "address to listen on", "127.0.0.1")
-    .option("--port <n>", "port (0 = any free port)", "8080")
-    .option("--body-limit <bytes>", "largest request body", String(256 * 1024))
+    .option(
+      ...integerOption("--guard-threads <n>", "worker threads running /v1/check (default: cores - 1, 1 to 4)", {
+        min: 1,
+        max: 64,
+      }),
+    )
+    .option(
+      "--host <host>",
+      "address to listen on (0.0.0.0 = every interface)",
+      serveOption("--host", checkHost),
+      "127.0.0.1",
+    )
+    .option(...integerOption("--port <n>", "port (0 = any free port)", { min: 0, max: 65535 }, 8080))
+    .option(
+      ...integerOption(
+        "--body-limit <bytes>",
+        "largest request body",
+        { min: 1, max: MAX_BODY_LIMIT },
+        DEFAULT_BODY_LIMIT,
+      ),
+    )
+    .option(
+      "--cors <origins>",
+      "let browser apps on these origins call the server: comma-separated origins such as https://app.example.com, or * for any (default: off)",
+      serveOption("--cors", checkCorsOrigins),
+    )
     .action(
-      async (opts: GeneratorOptions & { guardConfig?: string; host: string; port: string; bodyLimit: string }) => {
+      async (
+        opts: GeneratorOptions & {
+          guardConfig?: string;
+          guardThreads?: number;
+          host: string;
+          port: number;
+          bodyLimit: number;
+          cors?: string[];
+        },
+      ) => {
         const generator = await cliGenerator(opts);
-        const guard = opts.guardConfig === undefined ? undefined : await cliGuard(opts.guardConfig);
-        const app = createServer({
-          generator,
-          ...(guard ? { guard } : {}),
-          bodyLimit: parseInteger(opts.bodyLimit, "--body-limit"),
-        });
-        // listen() turns a busy port into a typed PORT_IN_USE error (one line, exit 2).
-        const address = await listen(app, { host: opts.host, port: parseInteger(opts.port, "--port") });
-        out(
-          `npov serving ${generator.model} at ${address} (POST /v1/chat/completions${guard ? ", POST /v1/check" : ""}, GET /health); Ctrl-C stops`,
-        );
-        await new Promise<void>((resolve) => {
-          const stop = () => {
-            void app.close().then(() => resolve());
-          };
-          process.once("SIGINT", stop);
-          process.once("SIGTERM", stop);
-        });
+        // Checks run on worker threads, each building the guard the way `npov guard` does (cliGuard: the
+        // CLI's method table, --model checks), so a long check never stalls /health or other requests.
+        const guard =
+          opts.guardConfig === undefined
+            ? undefined
+            : await startGuardPool({
+                config: opts.guardConfig,
+                ...(opts.guardThreads === undefined ? {} : { threads: opts.guardThreads }),
+                loader: {
+                  module: new URL("../detectors.js", import.meta.url).href,
+                  export: "cliGuard" satisfies keyof typeof Detectors,
+                },
+              });
+        try {
+          const app = createServer({
+            generator,
+            ...(guard ? { guard } : {}),
+            bodyLimit: opts.bodyLimit,
+            ...(opts.cors === undefined ? {} : { cors: opts.cors }),
+          });
+          // listen() turns a busy port, a missing host, ... into typed one-line errors (exit 2).
+          const address = await listen(app, { host: opts.host, port: opts.port });
+          out(
+            `npov serving ${generator.model} at ${address} (POST /v1/chat/completions${guard ? `, POST /v1/check on ${guard.threads} worker thread(s)` : ""}, GET /health${opts.cors === undefined ? "" : `; CORS for ${opts.cors.join(", ")}`}); Ctrl-C stops`,
+          );
+          await new Promise<void>((resolve) => {
+            const stop = () => {
+              void app.close().then(() => resolve());
+            };
+            process.once("SIGINT", stop);
+            process.once("SIGTERM", stop);
+          });
+        } finally {
+          await guard?.close();
+        }
         out("stopped");
       },
     );

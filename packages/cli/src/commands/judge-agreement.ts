@@ -3,7 +3,7 @@
  * alpha (interval) among the LLM's samples and between the LLM's and the humans' per-item means, and
  * Kendall's tau-b between those means. Lives in the CLI because @npov/llm sits below @npov/eval.
  */
-import { InvalidValueError } from "@npov/core";
+import { InvalidValueError, maxOf } from "@npov/core";
 import { kendallTauB, krippendorffAlpha } from "@npov/eval";
 
 /** One rated item: the LLM's readable ratings (one per sample; missing = unreadable) and the humans'. */
@@ -37,7 +37,7 @@ export function ratingAgreement(items: readonly RatedItem[]): RatingAgreement {
     throw new InvalidValueError("items", `agreement needs at least two items rated by both, got ${usable.length}.`);
   const llmMeans = usable.map((i) => mean(i.llm.filter((x): x is number => x !== undefined)));
   const humanMeans = usable.map((i) => mean(i.human));
-  const samples = Math.max(...usable.map((i) => i.llm.length));
+  const samples = maxOf(usable.map((i) => i.llm.length));
   const sampleRows = Array.from({ length: samples }, (_, s) => usable.map((i) => i.llm[s] ?? null));
   return {
     items: usable.length,

@@ -6,6 +6,8 @@ import {
   FileFormatError,
   type FileIssue,
   forEachJsonLine,
+  jsonDepth,
+  MAX_JSON_DEPTH,
   type NpovInput,
   readTextFile,
   validateInput,
@@ -20,7 +22,7 @@ import {
   parseLikert,
 } from "@npov/llm";
 import type { Command } from "commander";
-import { out, outJson, parseInteger, table } from "../util.js";
+import { integerOption, out, outJson, table } from "../util.js";
 import { addEndpointOptions, type EndpointCliOptions, endpointClient, endpointSpec } from "./endpoint.js";
 import { type RatedItem, type RatingAgreement, ratingAgreement } from "./judge-agreement.js";
 
@@ -40,6 +42,8 @@ export function readJudgeRecords(file: string): JudgeRecord[] {
   const accept = (value: unknown, line: number | undefined) => {
     const v = value as { input?: unknown; response?: unknown; ratings?: unknown };
     try {
+      if (value === null || typeof value !== "object" || Array.isArray(value))
+        throw new Error('a record must be an object {"input", "response", "ratings"?}');
       const ratings: JudgeRecord["ratings"] = {};
       if (v.ratings !== undefined) {
         if (v.ratings === null || typeof v.ratings !== "object") throw new Error("ratings must be an object");
@@ -69,7 +73,16 @@ export function readJudgeRecords(file: string): JudgeRecord[] {
         { file, line: undefined, field: "", message: `invalid JSON: ${(e as Error).message}` },
       ]);
     }
-    (array as unknown[]).forEach((value, k) => {
+    if (!Array.isArray(array) || jsonDepth(array) > MAX_JSON_DEPTH)
+      throw new FileFormatError([
+        {
+          file,
+          line: undefined,
+          field: "",
+          message: `must be JSON Lines or one JSON array nested at most ${MAX_JSON_DEPTH} levels deep`,
+        },
+      ]);
+    array.forEach((value, k) => {
       accept(value, k + 1);
     });
   } else forEachJsonLine(text, file, issues, accept);
@@ -86,11 +99,11 @@ export function registerJudge(program: Command): void {
       .description("rate responses 1-5 with an LLM (the Likert judge); agreement with human ratings when given")
       .requiredOption("--data <file>", 'JSON Lines of {"input", "response", "ratings"?: {"neutrality": [4, 5]}}')
       .option("--model <name>", "the endpoint's model name (same as --endpoint-model)")
-      .option("--limit <n>", "rate only the first n records")
+      .option(...integerOption("--limit <n>", "rate only the first n records", { min: 1 }))
       .option("--json", "machine-readable output"),
-  ).action(async (opts: EndpointCliOptions & { data: string; limit?: string; json?: boolean }) => {
+  ).action(async (opts: EndpointCliOptions & { data: string; limit?: number; json?: boolean }) => {
     const all = readJudgeRecords(opts.data);
-    const records = opts.limit === undefined ? all : all.slice(0, parseInteger(opts.limit, "--limit"));
+    const records = opts.limit === undefined ? all : all.slice(0, opts.limit);
     const spec = { ...endpointSpec(opts), ...(opts.model === undefined ? {} : { model: opts.model }), method: "judge" };
     const attributes = spec.attributes ?? [...LIKERT_ATTRIBUTES];
     const client = endpointClient(spec);

@@ -1,4 +1,5 @@
 import {
+  checkOutputPath,
   defaultPerspectrumDir,
   importPerspectrum,
   openKnowledgeBase,
@@ -69,6 +70,7 @@ export function registerKb(program: Command): void {
     .requiredOption("--out <file>", "output .jsonl file (written atomically)")
     .option("--json", "print the summary as JSON")
     .action((opts: { dir: string; out: string; json?: boolean }) => {
+      checkOutputPath(opts.out);
       const base = importPerspectrum(opts.dir);
       writeKnowledgeBase(opts.out, base.topics);
       const counts = base.splitCounts();

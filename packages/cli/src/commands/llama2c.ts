@@ -1,6 +1,6 @@
 import { importLlama2c } from "@npov/autograd";
 import type { Command } from "commander";
-import { out, outJson } from "../util.js";
+import { out, outJson, prepareOutputFolder } from "../util.js";
 
 export function registerLlama2c(program: Command): void {
   program
@@ -13,6 +13,7 @@ export function registerLlama2c(program: Command): void {
     .requiredOption("--out <dir>", "output folder")
     .option("--json", "print the summary as JSON")
     .action((opts: { model: string; tokenizer: string; out: string; json?: boolean }) => {
+      prepareOutputFolder(opts.out);
       const info = importLlama2c(opts.model, opts.tokenizer, opts.out);
       if (opts.json) return outJson({ out: opts.out, ...info });
       const h = info.header;

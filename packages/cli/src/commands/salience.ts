@@ -1,4 +1,4 @@
-import { writeFileAtomic } from "@npov/core";
+import { checkOutputPath, writeFileAtomic } from "@npov/core";
 import { renderSalienceHtml } from "@npov/salience";
 import type { Command } from "commander";
 import { loadSalience, salienceJson } from "../detectors.js";
@@ -28,6 +28,7 @@ export function registerSalience(program: Command): void {
       modelFile?: string;
     }) => {
       const example = readExample(opts.input);
+      if (opts.html !== undefined) checkOutputPath(opts.html);
       const detector = await loadSalience(opts.model, opts.variant, opts);
       const result = await detector.score(example.input, example.response);
       await detector.dispose();

@@ -4,7 +4,14 @@
  * (the comparison of docs/results.md).
  */
 import { join } from "node:path";
-import { type ErrorDetector, type NpovExample, openKnowledgeBase, readExamples, writeFileAtomic } from "@npov/core";
+import {
+  type ErrorDetector,
+  type NpovExample,
+  openKnowledgeBase,
+  pushAll,
+  readExamples,
+  writeFileAtomic,
+} from "@npov/core";
 import { type EvaluationRow, evaluate } from "@npov/eval";
 import {
   alignErrorDetector,
@@ -32,7 +39,16 @@ import {
 } from "@npov/rouge";
 import { buildChatbotDataset, buildDataset } from "@npov/synth";
 import type { Command } from "commander";
-import { out, parseInteger, UsageError } from "../util.js";
+import {
+  integerOption,
+  MAX_PER_TOPIC,
+  MAX_RESAMPLES,
+  numberOption,
+  out,
+  prepareOutputFolder,
+  SEED_RANGE,
+  UsageError,
+} from "../util.js";
 
 /** Held-out evaluation of an embedding, and of the 4K-word vectors on the pairs they know. */
 function compareWithVectors(model: LexSim, heldOut: string[][], coHyponyms: Array<[string, string]>) {
@@ -74,16 +90,20 @@ export function registerSupport(program: Command): void {
     .command("build-lexsim")
     .description("build the WordNet lemma embeddings of the support detector (PPMI + randomized SVD; seeded)")
     .requiredOption("--out <dir>", "output folder (lexsim.json, vectors.i8, README.md)")
-    .option("--dim <n>", "embedding dimension", "128")
-    .option("--power <n>", "power iterations of the randomized SVD", "3")
-    .option("--holdout <fraction>", "fraction of multi-lemma synsets held out for the evaluation build", "0.03")
-    .option("--seed <n>", "random seed", "0")
-    .action((opts: Record<string, string>) => {
-      const dim = parseInteger(opts.dim as string, "--dim");
-      const power = parseInteger(opts.power as string, "--power");
-      const seed = parseInteger(opts.seed as string, "--seed");
-      const holdout = Number(opts.holdout);
-      if (!(holdout > 0 && holdout < 0.5)) throw new UsageError("--holdout must be a fraction in (0, 0.5).");
+    .option(...integerOption("--dim <n>", "embedding dimension", { min: 1, max: 4096 }, 128))
+    .option(...integerOption("--power <n>", "power iterations of the randomized SVD", { min: 0, max: 100 }, 3))
+    .option(
+      ...numberOption(
+        "--holdout <fraction>",
+        "fraction of multi-lemma synsets held out for the evaluation build",
+        { min: 0, minExclusive: true, max: 0.5, maxExclusive: true },
+        0.03,
+      ),
+    )
+    .option(...integerOption("--seed <n>", "random seed", SEED_RANGE, 0))
+    .action((opts: { out: string; dim: number; power: number; holdout: number; seed: number }) => {
+      const { dim, power, seed, holdout } = opts;
+      prepareOutputFolder(opts.out);
       let started = performance.now();
       // Evaluation build: the identity of held-out synsets is hidden, their synonym pairs are the benchmark.
       const evalBuild = buildLexSim({ dim, power, seed, holdout });
@@ -119,121 +139,142 @@ export function registerSupport(program: Command): void {
     .description("train the support detector's specificity table and logistic combiner (seeded, bit-identical)")
     .requiredOption("--out <dir>", "output folder (specificity.json, combiner.json, README.md)")
     .option("--kb <name>", "knowledge base for specificity and synthetic training data", "perspectrum")
-    .option("--per-topic <n>", "chatbot-style inputs per train topic", "1")
+    .option(
+      ...integerOption("--per-topic <n>", "chatbot-style inputs per train topic", { min: 1, max: MAX_PER_TOPIC }, 1),
+    )
     .option("--dev <files>", "comma-separated hand-written dev files; their meta.devSplit=tune examples are added")
     .option(
-      "--coverage-template-per-topic <n>",
-      "template-style synthetic inputs per train topic added to the coverage model's data (all slices)",
-      "0",
+      ...integerOption(
+        "--coverage-template-per-topic <n>",
+        "template-style synthetic inputs per train topic added to the coverage model's data (all slices)",
+        { min: 0, max: MAX_PER_TOPIC },
+        0,
+      ),
     )
-    .option("--tune-weight <x>", "total weight of the tune examples relative to the synthetic ones", "1")
-    .option("--l2 <x>", "L2 penalty", "1")
-    .option("--seed <n>", "random seed", "0")
-    .action((opts: Record<string, string>) => {
-      const seed = parseInteger(opts.seed as string, "--seed");
-      const perTopic = parseInteger(opts.perTopic as string, "--per-topic");
-      const templatePerTopic = parseInteger(opts.coverageTemplatePerTopic as string, "--coverage-template-per-topic");
-      const l2 = Number(opts.l2);
-      const tuneWeight = Number(opts.tuneWeight);
-      if (!(l2 >= 0)) throw new UsageError("--l2 must be a number >= 0.");
-      if (!(tuneWeight >= 0)) throw new UsageError("--tune-weight must be a number >= 0.");
-      const started = performance.now();
-      const kb = openKnowledgeBase(opts.kb as string);
-      // Specificity from train and dev topics only: test topics stay unseen.
-      const table = buildSpecificityTable([...kb.split("train"), ...kb.split("dev")]);
-      saveSpecificityTable(join(opts.out as string, "specificity.json"), table, {
-        kb: opts.kb,
-        splits: ["train", "dev"],
-      });
-      const chatbot: NpovExample[] = buildChatbotDataset(kb.split("train"), { seed, perTopic });
-      // Template-style examples ("Supporters argue that ...") teach the coverage model that regime too, so
-      // learning chatbot structure does not cost the template slices; they are left out of the hallucination
-      // model, which did better without them in tune-set cross-validation.
-      const template: NpovExample[] =
-        templatePerTopic > 0 ? buildDataset(kb, { split: "train", seed, perTopic: templatePerTopic }) : [];
-      const synthetic: NpovExample[] = [...chatbot, ...template];
-      const devFiles = (opts.dev ?? "").split(",").filter((f) => f.length > 0);
-      const tune = devFiles.flatMap((f) => readExamples(f)).filter((e) => e.meta?.devSplit === "tune");
-      const examples = [...synthetic, ...tune];
-      const isTemplate = (i: number) => i >= chatbot.length && i < synthetic.length;
-      const rows = examples.map(
-        (e) => supportResponse(e.input, e.response, { specificity: table, combiner: null }).features,
-      );
-      const calibration: Record<string, unknown> = {};
-      const fit = (type: "hallucination" | "coverage", names: readonly string[]) => {
-        const idx = examples
-          .map((_, i) => i)
-          .filter((i) => examples[i]?.labels?.[type] !== undefined && (type === "coverage" || !isTemplate(i)));
-        const syntheticRows = idx.filter((i) => i < synthetic.length).length;
-        const tuneRows = idx.length - syntheticRows;
-        const model = fitLogistic(
-          idx.map((i) => rows[i] as Record<string, number>),
-          idx.map((i) => examples[i]?.labels?.[type] === true),
-          names,
-          {
-            l2,
-            seed,
-            weights: idx.map((i) => (i < synthetic.length ? 1 : (tuneWeight * syntheticRows) / Math.max(1, tuneRows))),
-          },
+    .option(
+      ...numberOption(
+        "--tune-weight <x>",
+        "total weight of the tune examples relative to the synthetic ones",
+        { min: 0, max: 1e6 },
+        1,
+      ),
+    )
+    .option(...numberOption("--l2 <x>", "L2 penalty", { min: 0, max: 1e6 }, 1))
+    .option(...integerOption("--seed <n>", "random seed", SEED_RANGE, 0))
+    .action(
+      (opts: {
+        out: string;
+        kb: string;
+        dev?: string;
+        perTopic: number;
+        coverageTemplatePerTopic: number;
+        tuneWeight: number;
+        l2: number;
+        seed: number;
+      }) => {
+        const { seed, perTopic, l2, tuneWeight } = opts;
+        const templatePerTopic = opts.coverageTemplatePerTopic;
+        prepareOutputFolder(opts.out);
+        const started = performance.now();
+        const kb = openKnowledgeBase(opts.kb as string);
+        // Specificity from train and dev topics only: test topics stay unseen.
+        const table = buildSpecificityTable([...kb.split("train"), ...kb.split("dev")]);
+        saveSpecificityTable(join(opts.out as string, "specificity.json"), table, {
+          kb: opts.kb,
+          splits: ["train", "dev"],
+        });
+        const chatbot: NpovExample[] = buildChatbotDataset(kb.split("train"), { seed, perTopic });
+        // Template-style examples ("Supporters argue that ...") teach the coverage model that regime too, so
+        // learning chatbot structure does not cost the template slices; they are left out of the hallucination
+        // model, which did better without them in tune-set cross-validation.
+        const template: NpovExample[] =
+          templatePerTopic > 0 ? buildDataset(kb, { split: "train", seed, perTopic: templatePerTopic }) : [];
+        const synthetic: NpovExample[] = [...chatbot, ...template];
+        const devFiles = (opts.dev ?? "").split(",").filter((f) => f.length > 0);
+        const tune = devFiles.flatMap((f) => readExamples(f)).filter((e) => e.meta?.devSplit === "tune");
+        const examples = [...synthetic, ...tune];
+        const isTemplate = (i: number) => i >= chatbot.length && i < synthetic.length;
+        const rows = examples.map(
+          (e) => supportResponse(e.input, e.response, { specificity: table, combiner: null }).features,
         );
-        // Calibration on the training data, synthetic and tune apart (the held-out figures are in docs/results.md).
-        for (const [part, members] of [
-          ["synthetic", idx.filter((i) => i < synthetic.length)],
-          ["tune", idx.filter((i) => i >= synthetic.length)],
-        ] as const) {
-          if (members.length === 0) continue;
-          const report = calibrationReport(
-            members.map((i) => predictLogistic(model, rows[i] as Record<string, number>)),
-            members.map((i) => examples[i]?.labels?.[type] === true),
+        const calibration: Record<string, unknown> = {};
+        const fit = (type: "hallucination" | "coverage", names: readonly string[]) => {
+          const idx = examples
+            .map((_, i) => i)
+            .filter((i) => examples[i]?.labels?.[type] !== undefined && (type === "coverage" || !isTemplate(i)));
+          const syntheticRows = idx.filter((i) => i < synthetic.length).length;
+          const tuneRows = idx.length - syntheticRows;
+          const model = fitLogistic(
+            idx.map((i) => rows[i] as Record<string, number>),
+            idx.map((i) => examples[i]?.labels?.[type] === true),
+            names,
+            {
+              l2,
+              seed,
+              weights: idx.map((i) =>
+                i < synthetic.length ? 1 : (tuneWeight * syntheticRows) / Math.max(1, tuneRows),
+              ),
+            },
           );
-          calibration[`${type}.${part}`] = {
-            n: report.n,
-            brier: round(report.brier),
-            ece: round(report.ece),
-            bins: report.bins
-              .filter((b) => b.count > 0)
-              .map((b) => [b.lower, b.count, round(b.predicted), round(b.observed)]),
-          };
-        }
-        return model;
-      };
-      const command = `pnpm npov train-support --out ${opts.out} --kb ${opts.kb} --per-topic ${perTopic}${templatePerTopic > 0 ? ` --coverage-template-per-topic ${templatePerTopic}` : ""}${devFiles.length > 0 ? ` --dev ${devFiles.join(",")}` : ""} --tune-weight ${tuneWeight} --l2 ${l2} --seed ${seed}`;
-      const combiner: SupportCombiner = {
-        format: "npov-support-combiner/1",
-        hallucination: fit("hallucination", HALLUCINATION_FEATURES),
-        coverage: fit("coverage", COVERAGE_FEATURES),
-        meta: {
-          seed,
-          l2,
-          tuneWeight,
-          syntheticExamples: chatbot.length,
-          templateExamples: template.length,
-          tuneExamples: tune.length,
-          command,
-          calibration,
-        },
-      };
-      saveSupportCombiner(join(opts.out as string, "combiner.json"), combiner);
-      const seconds = (performance.now() - started) / 1000;
-      const cal = (key: string) => {
-        const c = calibration[key] as { n: number; brier: number; ece: number } | undefined;
-        return c === undefined ? "n/a" : `Brier ${c.brier.toFixed(3)}, ECE ${c.ece.toFixed(3)} (n = ${c.n})`;
-      };
-      writeFileAtomic(
-        join(opts.out as string, "README.md"),
-        `# npov-support\n\nThe learned parts of the \`support\` detector of @npov/rouge (data-free alignment for chatbot-style responses).\n\n` +
-          `* \`specificity.json\`: document frequencies of word stems over the ${table.documents.toLocaleString("en-US")} arguments (with their paraphrases) of the ${opts.kb} knowledge base's train and dev topics (test topics unseen); a word's specificity is its normalized IDF, query and topic words x 0.3.\n` +
-          `* \`combiner.json\`: two L2-regularized logistic regressions (hallucination over ${HALLUCINATION_FEATURES.length} features, coverage over ${COVERAGE_FEATURES.length}) on standardized alignment features (per-sentence support and unsupported specific mass, orphan sentences, unmatched names and numbers, role counts; per-argument global, local and one-to-one coverage; structure: side blocks opened by cues such as "However" or "Critics", perspectives stated in another side's block, perspective switches), fitted by Newton's method from a seeded start: the same data and seed give bit-identical weights.\n` +
-          `* Training data: ${chatbot.length.toLocaleString("en-US")} chatbot-style synthetic examples (\`buildChatbotDataset\` of @npov/synth, ${perTopic} input(s) per Perspectrum **train** topic, all eight kinds)${template.length > 0 ? `, for the coverage model also ${template.length.toLocaleString("en-US")} template-style synthetic examples (\`buildDataset\`, ${templatePerTopic} input(s) per train topic, all slices)` : ""} and ${tune.length} hand-written examples of the chatbot-dev set's **tune** part (Perspectrum dev topics), weighted so the tune part counts ${tuneWeight} x as much as the synthetic part in all. The heldout part and test topics were never used.\n` +
-          `* Command: \`${command}\` (${seconds.toFixed(0)} s on 2 cores).\n` +
-          `* Calibration on the training data: hallucination ${cal("hallucination.synthetic")} on synthetic, ${cal("hallucination.tune")} on tune; coverage ${cal("coverage.synthetic")} on synthetic, ${cal("coverage.tune")} on tune. Reliability bins (lower edge, count, mean prediction, observed rate) are in combiner.json under meta.calibration; held-out figures are in docs/results.md.\n` +
-          `* Limits: trained for chatbot-style English responses to two-sided debates; the outputs are probabilities under the training mix (about ${Math.round((100 * examples.filter((e) => e.labels?.hallucination).length) / examples.length)}% hallucinations), so thresholds should be recalibrated for another error rate.\n` +
-          `* License: the specificity table is derived from Perspectrum (CC BY-SA 4.0) and distributed under CC BY-SA 4.0 with that attribution; the combiner is the project's own.\n`,
-      );
-      out(
-        `trained the support combiner on ${chatbot.length} chatbot-style${template.length > 0 ? ` (+ ${template.length} template-style for coverage)` : ""} synthetic + ${tune.length} tune examples in ${seconds.toFixed(0)} s; written to ${opts.out}`,
-      );
-    });
+          // Calibration on the training data, synthetic and tune apart (the held-out figures are in docs/results.md).
+          for (const [part, members] of [
+            ["synthetic", idx.filter((i) => i < synthetic.length)],
+            ["tune", idx.filter((i) => i >= synthetic.length)],
+          ] as const) {
+            if (members.length === 0) continue;
+            const report = calibrationReport(
+              members.map((i) => predictLogistic(model, rows[i] as Record<string, number>)),
+              members.map((i) => examples[i]?.labels?.[type] === true),
+            );
+            calibration[`${type}.${part}`] = {
+              n: report.n,
+              brier: round(report.brier),
+              ece: round(report.ece),
+              bins: report.bins
+                .filter((b) => b.count > 0)
+                .map((b) => [b.lower, b.count, round(b.predicted), round(b.observed)]),
+            };
+          }
+          return model;
+        };
+        const command = `pnpm npov train-support --out ${opts.out} --kb ${opts.kb} --per-topic ${perTopic}${templatePerTopic > 0 ? ` --coverage-template-per-topic ${templatePerTopic}` : ""}${devFiles.length > 0 ? ` --dev ${devFiles.join(",")}` : ""} --tune-weight ${tuneWeight} --l2 ${l2} --seed ${seed}`;
+        const combiner: SupportCombiner = {
+          format: "npov-support-combiner/1",
+          hallucination: fit("hallucination", HALLUCINATION_FEATURES),
+          coverage: fit("coverage", COVERAGE_FEATURES),
+          meta: {
+            seed,
+            l2,
+            tuneWeight,
+            syntheticExamples: chatbot.length,
+            templateExamples: template.length,
+            tuneExamples: tune.length,
+            command,
+            calibration,
+          },
+        };
+        saveSupportCombiner(join(opts.out as string, "combiner.json"), combiner);
+        const seconds = (performance.now() - started) / 1000;
+        const cal = (key: string) => {
+          const c = calibration[key] as { n: number; brier: number; ece: number } | undefined;
+          return c === undefined ? "n/a" : `Brier ${c.brier.toFixed(3)}, ECE ${c.ece.toFixed(3)} (n = ${c.n})`;
+        };
+        writeFileAtomic(
+          join(opts.out as string, "README.md"),
+          `# npov-support\n\nThe learned parts of the \`support\` detector of @npov/rouge (data-free alignment for chatbot-style responses).\n\n` +
+            `* \`specificity.json\`: document frequencies of word stems over the ${table.documents.toLocaleString("en-US")} arguments (with their paraphrases) of the ${opts.kb} knowledge base's train and dev topics (test topics unseen); a word's specificity is its normalized IDF, query and topic words x 0.3.\n` +
+            `* \`combiner.json\`: two L2-regularized logistic regressions (hallucination over ${HALLUCINATION_FEATURES.length} features, coverage over ${COVERAGE_FEATURES.length}) on standardized alignment features (per-sentence support and unsupported specific mass, orphan sentences, unmatched names and numbers, role counts; per-argument global, local and one-to-one coverage; structure: side blocks opened by cues such as "However" or "Critics", perspectives stated in another side's block, perspective switches), fitted by Newton's method from a seeded start: the same data and seed give bit-identical weights.\n` +
+            `* Training data: ${chatbot.length.toLocaleString("en-US")} chatbot-style synthetic examples (\`buildChatbotDataset\` of @npov/synth, ${perTopic} input(s) per Perspectrum **train** topic, all eight kinds)${template.length > 0 ? `, for the coverage model also ${template.length.toLocaleString("en-US")} template-style synthetic examples (\`buildDataset\`, ${templatePerTopic} input(s) per train topic, all slices)` : ""} and ${tune.length} hand-written examples of the chatbot-dev set's **tune** part (Perspectrum dev topics), weighted so the tune part counts ${tuneWeight} x as much as the synthetic part in all. The heldout part and test topics were never used.\n` +
+            `* Command: \`${command}\` (${seconds.toFixed(0)} s on 2 cores).\n` +
+            `* Calibration on the training data: hallucination ${cal("hallucination.synthetic")} on synthetic, ${cal("hallucination.tune")} on tune; coverage ${cal("coverage.synthetic")} on synthetic, ${cal("coverage.tune")} on tune. Reliability bins (lower edge, count, mean prediction, observed rate) are in combiner.json under meta.calibration; held-out figures are in docs/results.md.\n` +
+            `* Limits: trained for chatbot-style English responses to two-sided debates; the outputs are probabilities under the training mix (about ${Math.round((100 * examples.filter((e) => e.labels?.hallucination).length) / examples.length)}% hallucinations), so thresholds should be recalibrated for another error rate.\n` +
+            `* License: the specificity table is derived from Perspectrum (CC BY-SA 4.0) and distributed under CC BY-SA 4.0 with that attribution; the combiner is the project's own.\n`,
+        );
+        out(
+          `trained the support combiner on ${chatbot.length} chatbot-style${template.length > 0 ? ` (+ ${template.length} template-style for coverage)` : ""} synthetic + ${tune.length} tune examples in ${seconds.toFixed(0)} s; written to ${opts.out}`,
+        );
+      },
+    );
 }
 
 const round = (x: number) => Math.round(x * 1e4) / 1e4;
@@ -260,67 +301,82 @@ export function registerSupportReport(program: Command): void {
     )
     .option("--kb <name>", "knowledge base", "perspectrum")
     .option("--dev <files>", "comma-separated chatbot-dev files (meta.devSplit tune/heldout)")
-    .option("--per-topic <n>", "inputs per test topic for the synthetic slices", "6")
-    .option("--resamples <n>", "bootstrap resamples", "200")
-    .option("--seed <n>", "random seed of the synthetic data and the bootstrap", "0")
+    .option(
+      ...integerOption(
+        "--per-topic <n>",
+        "inputs per test topic for the synthetic slices",
+        { min: 1, max: MAX_PER_TOPIC },
+        6,
+      ),
+    )
+    .option(...integerOption("--resamples <n>", "bootstrap resamples", { min: 0, max: MAX_RESAMPLES }, 200))
+    .option(...integerOption("--seed <n>", "random seed of the synthetic data and the bootstrap", SEED_RANGE, 0))
     .option("--skip-perspectrum", "leave out the Perspectrum synthetic slices (slow: ~7,000 examples)")
-    .action(async (opts: Record<string, string | boolean>) => {
-      const seed = parseInteger(opts.seed as string, "--seed");
-      const perTopic = parseInteger(opts.perTopic as string, "--per-topic");
-      const resamples = parseInteger(opts.resamples as string, "--resamples");
-      const kb = openKnowledgeBase(opts.kb as string);
-      const data: NpovExample[] = [];
-      if (opts.skipPerspectrum !== true) data.push(...buildDataset(kb, { split: "test", seed, perTopic }));
-      data.push(
-        ...buildChatbotDataset(kb.split("test"), { seed, perTopic: 2, slice: "chatbot-synthetic (test topics)" }),
-      );
-      const devFiles = typeof opts.dev === "string" ? opts.dev.split(",").filter((f) => f.length > 0) : [];
-      for (const e of devFiles.flatMap((f) => readExamples(f))) {
-        const part = e.meta?.devSplit === "tune" ? "tune" : e.meta?.devSplit === "heldout" ? "heldout" : undefined;
-        if (part === undefined) throw new UsageError(`${e.id ?? "an example"}: meta.devSplit must be tune or heldout.`);
-        data.push({ ...e, slice: `chatbot-dev ${part}${part === "tune" ? " (tuned on)" : ""}` });
-        if (e.labels?.ambiguous !== true) data.push({ ...e, slice: `chatbot-dev ${part} full errors only` });
-      }
-      const result = await evaluate(data, reportDetectors(), { bootstrap: { resamples, seed }, pooled: false });
-      const names = result.detectors;
-      const lines = [
-        `| slice | n | error | ${names.join(" | ")} |`,
-        `| --- | ---: | --- | ${names.map(() => "---").join(" | ")} |`,
-      ];
-      for (const slice of result.slices)
-        for (const errorType of ["hallucination", "coverage"] as const) {
-          const rows = names.map((d) =>
-            result.rows.find(
-              (r) => r.slice === slice && r.detector === d && r.errorType === errorType && r.level === "example",
-            ),
-          );
-          lines.push(`| ${slice} | ${rows[0]?.n ?? 0} | ${errorType} | ${rows.map(cellText).join(" | ")} |`);
+    .action(
+      async (opts: {
+        kb: string;
+        dev?: string;
+        perTopic: number;
+        resamples: number;
+        seed: number;
+        skipPerspectrum?: boolean;
+      }) => {
+        const { seed, perTopic, resamples } = opts;
+        const kb = openKnowledgeBase(opts.kb as string);
+        const data: NpovExample[] = [];
+        if (opts.skipPerspectrum !== true) pushAll(data, buildDataset(kb, { split: "test", seed, perTopic }));
+        data.push(
+          ...buildChatbotDataset(kb.split("test"), { seed, perTopic: 2, slice: "chatbot-synthetic (test topics)" }),
+        );
+        const devFiles = typeof opts.dev === "string" ? opts.dev.split(",").filter((f) => f.length > 0) : [];
+        for (const e of devFiles.flatMap((f) => readExamples(f))) {
+          const part = e.meta?.devSplit === "tune" ? "tune" : e.meta?.devSplit === "heldout" ? "heldout" : undefined;
+          if (part === undefined)
+            throw new UsageError(`${e.id ?? "an example"}: meta.devSplit must be tune or heldout.`);
+          data.push({ ...e, slice: `chatbot-dev ${part}${part === "tune" ? " (tuned on)" : ""}` });
+          if (e.labels?.ambiguous !== true) data.push({ ...e, slice: `chatbot-dev ${part} full errors only` });
         }
-      // Calibration of the support probabilities (Brier score, expected calibration error, 10 bins).
-      lines.push(
-        "",
-        "| slice | error | Brier | ECE | reliability (bin lower edge: n, mean prediction, observed rate) |",
-      );
-      lines.push("| --- | --- | ---: | ---: | --- |");
-      for (const slice of result.slices.filter((x) => x.startsWith("chatbot")))
-        for (const errorType of ["hallucination", "coverage"] as const) {
-          const members = data.map((e, i) => [e, i] as const).filter(([e]) => e.slice === slice);
-          const probabilities = members.map(
-            ([e]) =>
-              result.scores.find((x) => x.detector === "support" && x.id === (e.id ?? "") && x.slice === slice)?.[
-                errorType
-              ] ?? 0,
-          );
-          const report = calibrationReport(
-            probabilities,
-            members.map(([e]) => e.labels?.[errorType] === true),
-          );
-          const bins = report.bins
-            .filter((b) => b.count > 0)
-            .map((b) => `${b.lower.toFixed(1)}: ${b.count}, ${b.predicted.toFixed(2)}, ${b.observed.toFixed(2)}`)
-            .join("; ");
-          lines.push(`| ${slice} | ${errorType} | ${report.brier.toFixed(3)} | ${report.ece.toFixed(3)} | ${bins} |`);
-        }
-      out(lines.join("\n"));
-    });
+        const result = await evaluate(data, reportDetectors(), { bootstrap: { resamples, seed }, pooled: false });
+        const names = result.detectors;
+        const lines = [
+          `| slice | n | error | ${names.join(" | ")} |`,
+          `| --- | ---: | --- | ${names.map(() => "---").join(" | ")} |`,
+        ];
+        for (const slice of result.slices)
+          for (const errorType of ["hallucination", "coverage"] as const) {
+            const rows = names.map((d) =>
+              result.rows.find(
+                (r) => r.slice === slice && r.detector === d && r.errorType === errorType && r.level === "example",
+              ),
+            );
+            lines.push(`| ${slice} | ${rows[0]?.n ?? 0} | ${errorType} | ${rows.map(cellText).join(" | ")} |`);
+          }
+        // Calibration of the support probabilities (Brier score, expected calibration error, 10 bins).
+        lines.push(
+          "",
+          "| slice | error | Brier | ECE | reliability (bin lower edge: n, mean prediction, observed rate) |",
+        );
+        lines.push("| --- | --- | ---: | ---: | --- |");
+        for (const slice of result.slices.filter((x) => x.startsWith("chatbot")))
+          for (const errorType of ["hallucination", "coverage"] as const) {
+            const members = data.map((e, i) => [e, i] as const).filter(([e]) => e.slice === slice);
+            const probabilities = members.map(
+              ([e]) =>
+                result.scores.find((x) => x.detector === "support" && x.id === (e.id ?? "") && x.slice === slice)?.[
+                  errorType
+                ] ?? 0,
+            );
+            const report = calibrationReport(
+              probabilities,
+              members.map(([e]) => e.labels?.[errorType] === true),
+            );
+            const bins = report.bins
+              .filter((b) => b.count > 0)
+              .map((b) => `${b.lower.toFixed(1)}: ${b.count}, ${b.predicted.toFixed(2)}, ${b.observed.toFixed(2)}`)
+              .join("; ");
+            lines.push(`| ${slice} | ${errorType} | ${report.brier.toFixed(3)} | ${report.ece.toFixed(3)} | ${bins} |`);
+          }
+        out(lines.join("\n"));
+      },
+    );
 }

@@ -1,7 +1,7 @@
-import { openKnowledgeBase, parseSplit, writeExamples } from "@npov/core";
+import { checkOutputPath, openKnowledgeBase, parseSplit, writeExamples } from "@npov/core";
 import { buildDataset, SLICES, type SliceSummary, summarizeDataset } from "@npov/synth";
 import type { Command } from "commander";
-import { out, outJson, parseInteger, parseList, table } from "../util.js";
+import { integerOption, MAX_PER_TOPIC, out, outJson, parseList, SEED_RANGE, table } from "../util.js";
 
 /** Table 7 style text table of a dataset summary. */
 export function summaryTable(rows: readonly SliceSummary[]): string {
@@ -32,8 +32,10 @@ export function registerSynth(program: Command): void {
     .option("--kb <spec>", 'knowledge base: "fixtures", "perspectrum" or a path', "fixtures")
     .requiredOption("--split <split>", "train | dev | test (topics never cross splits)")
     .option("--slices <list>", `comma-separated: ${SLICES.join(", ")}`, SLICES.join(","))
-    .option("--seed <n>", "random seed", "0")
-    .option("--per-topic <n>", "error-free inputs sampled per topic", "6")
+    .option(...integerOption("--seed <n>", "random seed", SEED_RANGE, 0))
+    .option(
+      ...integerOption("--per-topic <n>", "error-free inputs sampled per topic", { min: 1, max: MAX_PER_TOPIC }, 6),
+    )
     .requiredOption("--out <file>", "output JSONL file (written atomically)")
     .option("--json", "print the summary as JSON")
     .action(
@@ -41,16 +43,19 @@ export function registerSynth(program: Command): void {
         kb: string;
         split: string;
         slices: string;
-        seed: string;
-        perTopic: string;
+        seed: number;
+        perTopic: number;
         out: string;
         json?: boolean;
       }) => {
+        const split = parseSplit(opts.split);
+        const slices = parseList(opts.slices, SLICES, "--slices");
+        checkOutputPath(opts.out);
         const examples = buildDataset(openKnowledgeBase(opts.kb), {
-          split: parseSplit(opts.split),
-          slices: parseList(opts.slices, SLICES, "--slices"),
-          seed: parseInteger(opts.seed, "--seed"),
-          perTopic: parseInteger(opts.perTopic, "--per-topic"),
+          split,
+          slices,
+          seed: opts.seed,
+          perTopic: opts.perTopic,
         });
         writeExamples(opts.out, examples);
         const summary = summarizeDataset(examples);

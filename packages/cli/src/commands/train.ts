@@ -1,12 +1,30 @@
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { bpeModelTokenizerJson, trainBpe } from "@npov/autograd";
-import { type KnowledgeBase, openKnowledgeBase, writeFileAtomic } from "@npov/core";
+import { ensureDirectory, type KnowledgeBase, openKnowledgeBase, writeFileAtomic } from "@npov/core";
 import { buildDataset } from "@npov/synth";
 import { classifierPairs, generatorPairs, Seq2SeqTrainer, T5_SIZES, type TextPair } from "@npov/train";
 import type { Command } from "commander";
 import { progressBar } from "../progress.js";
-import { out, parseInteger, UsageError } from "../util.js";
+import {
+  integerOption,
+  MAX_PER_TOPIC,
+  numberOption,
+  out,
+  prepareOutputFolder,
+  SEED_RANGE,
+  UsageError,
+} from "../util.js";
+
+/** The numeric options of train-model, as the option parsers return them. */
+interface TrainModelNumbers {
+  steps: number;
+  batchSize: number;
+  lr: number;
+  perTopic: number;
+  vocab: number;
+  seed: number;
+}
 
 /** Training and dev pairs for a task from the named knowledge bases. */
 export function trainingPairs(
@@ -45,27 +63,28 @@ export function registerTrain(program: Command): void {
     .requiredOption("--work <dir>", "work folder: tokenizer, checkpoints, history (rerun the same command to resume)")
     .requiredOption("--out <dir>", "where to export the trained model (transformers.js layout)")
     .option("--kb <list>", "knowledge bases: fixtures,perspectrum", "fixtures,perspectrum")
-    .option("--steps <n>", "training steps", "6000")
-    .option("--batch-size <n>", "pairs per step", "16")
-    .option("--lr <x>", "peak learning rate", "0.001")
-    .option("--per-topic <n>", "inputs sampled per training topic", "4")
-    .option("--vocab <n>", "tokenizer vocabulary size", "3000")
-    .option("--seed <n>", "random seed", "0")
-    .action(async (opts: Record<string, string>) => {
+    .option(...integerOption("--steps <n>", "training steps", { min: 1, max: 10_000_000 }, 6000))
+    .option(...integerOption("--batch-size <n>", "pairs per step", { min: 1, max: 4096 }, 16))
+    .option(...numberOption("--lr <x>", "peak learning rate", { min: 0, minExclusive: true, max: 100 }, 0.001))
+    .option(...integerOption("--per-topic <n>", "inputs sampled per training topic", { min: 1, max: MAX_PER_TOPIC }, 4))
+    .option(...integerOption("--vocab <n>", "tokenizer vocabulary size", { min: 1, max: 1_000_000 }, 3000))
+    .option(...integerOption("--seed <n>", "random seed", SEED_RANGE, 0))
+    .action(async (opts: Record<string, string> & TrainModelNumbers) => {
       if (opts.arch !== "t5") throw new UsageError(`--arch ${opts.arch} is not supported yet; use t5.`);
       const size = opts.size as keyof typeof T5_SIZES;
       if (T5_SIZES[size] === undefined) throw new UsageError(`--size must be tiny or small, got "${opts.size}".`);
       if (opts.task !== "generate" && opts.task !== "classify")
         throw new UsageError(`--task must be generate or classify, got "${opts.task}".`);
-      const seed = parseInteger(opts.seed as string, "--seed");
-      const kbs = (opts.kb as string).split(",").map((k) => openKnowledgeBase(k.trim()));
-      const { train, dev } = trainingPairs(opts.task, kbs, parseInteger(opts.perTopic as string, "--per-topic"), seed);
+      const seed = opts.seed;
+      prepareOutputFolder(opts.out as string);
       const work = opts.work as string;
-      mkdirSync(work, { recursive: true });
+      ensureDirectory(work);
+      const kbs = (opts.kb as string).split(",").map((k) => openKnowledgeBase(k.trim()));
+      const { train, dev } = trainingPairs(opts.task, kbs, opts.perTopic, seed);
       if (!existsSync(join(work, "tokenizer.json"))) {
         const model = trainBpe(
           train.flatMap((p) => [p.source, p.target]),
-          { vocabSize: parseInteger(opts.vocab as string, "--vocab") },
+          { vocabSize: opts.vocab },
         );
         writeFileAtomic(join(work, "tokenizer.json"), `${JSON.stringify(bpeModelTokenizerJson(model))}\n`);
         writeFileAtomic(
@@ -74,9 +93,9 @@ export function registerTrain(program: Command): void {
         );
       }
       const trainer = await Seq2SeqTrainer.open(work, T5_SIZES[size], {
-        steps: parseInteger(opts.steps as string, "--steps"),
-        batchSize: parseInteger(opts.batchSize as string, "--batch-size"),
-        lr: Number(opts.lr),
+        steps: opts.steps,
+        batchSize: opts.batchSize,
+        lr: opts.lr,
         seed,
       });
       const resumed = trainer.step;

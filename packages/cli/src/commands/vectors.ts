@@ -3,7 +3,7 @@ import { openKnowledgeBase, writeFileAtomic } from "@npov/core";
 import { cosine, loadWordNet, saveWordVectors, trainWordVectors, type WordVectors } from "@npov/rouge";
 import { vectorCorpus } from "@npov/train";
 import type { Command } from "commander";
-import { out, parseInteger } from "../util.js";
+import { integerOption, out, prepareOutputFolder, SEED_RANGE } from "../util.js";
 
 /** Rank of WordNet synonyms among each word's neighbours: a sanity check for the card. */
 export function synonymRanks(
@@ -38,20 +38,16 @@ export function registerVectors(program: Command): void {
     .description("train npov's word vectors (skip-gram, paraphrase-aware) on train/dev knowledge-base text; seeded")
     .option("--kb <list>", "knowledge bases", "fixtures,perspectrum")
     .requiredOption("--out <dir>", "output folder (vocab.json, vectors.bin, README.md)")
-    .option("--dim <n>", "vector size", "48")
-    .option("--epochs <n>", "passes over the pairs", "5")
-    .option("--min-count <n>", "minimum word frequency", "3")
-    .option("--seed <n>", "random seed", "0")
-    .action((opts: Record<string, string>) => {
+    .option(...integerOption("--dim <n>", "vector size", { min: 1, max: 4096 }, 48))
+    .option(...integerOption("--epochs <n>", "passes over the pairs", { min: 1, max: 10_000 }, 5))
+    .option(...integerOption("--min-count <n>", "minimum word frequency", { min: 1, max: 1_000_000_000 }, 3))
+    .option(...integerOption("--seed <n>", "random seed", SEED_RANGE, 0))
+    .action((opts: { kb: string; out: string; dim: number; epochs: number; minCount: number; seed: number }) => {
+      prepareOutputFolder(opts.out);
       const kbNames = (opts.kb as string).split(",").map((k) => k.trim());
       const groups = vectorCorpus(kbNames.map((k) => openKnowledgeBase(k)));
       const started = performance.now();
-      const options = {
-        dim: parseInteger(opts.dim as string, "--dim"),
-        epochs: parseInteger(opts.epochs as string, "--epochs"),
-        minCount: parseInteger(opts.minCount as string, "--min-count"),
-        seed: parseInteger(opts.seed as string, "--seed"),
-      };
+      const options = { dim: opts.dim, epochs: opts.epochs, minCount: opts.minCount, seed: opts.seed };
       const v = trainWordVectors(groups, options);
       const seconds = (performance.now() - started) / 1000;
       saveWordVectors(opts.out as string, v);

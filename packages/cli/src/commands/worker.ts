@@ -8,7 +8,10 @@ import type { DetectorSpec } from "@npov/classifier";
 import { DEFAULT_QUEUE_NAME, redactUrl, startWorker } from "@npov/queue";
 import type { Command } from "commander";
 import { cliDetector, finishDetectors } from "../detectors.js";
-import { out, parseInteger, UsageError, warn } from "../util.js";
+import { integerOption, out, warn } from "../util.js";
+
+/** The longest delay a Node timer takes (2^31 - 1 ms, about 24.8 days); longer ones fire at once. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 export function registerWorker(program: Command): void {
   program
@@ -19,36 +22,44 @@ export function registerWorker(program: Command): void {
     .requiredOption("--queue <url>", "Redis URL, redis://HOST:PORT/DB (the commands' --queue)")
     .option("--queue-name <name>", "BullMQ queue name (the commands' --queue-name)", DEFAULT_QUEUE_NAME)
     .option(
-      "--concurrency <n>",
-      "jobs at once in this process (helps endpoint methods; for CPU-bound ones start more workers)",
-      "1",
+      ...integerOption(
+        "--concurrency <n>",
+        "jobs at once in this process (helps endpoint methods; for CPU-bound ones start more workers)",
+        { min: 1, max: 1000 },
+        1,
+      ),
     )
     .option(
-      "--lock-duration <ms>",
-      "a job whose worker stops renewing its lock this long (it died) goes back to the queue",
-      "30000",
+      ...integerOption(
+        "--lock-duration <ms>",
+        "a job whose worker stops renewing its lock this long (it died) goes back to the queue",
+        { min: 1, max: MAX_TIMER_MS },
+        30000,
+      ),
     )
-    .option("--stalled-interval <ms>", "how often to look for jobs of dead workers", "30000")
+    .option(
+      ...integerOption(
+        "--stalled-interval <ms>",
+        "how often to look for jobs of dead workers",
+        { min: 1, max: MAX_TIMER_MS },
+        30000,
+      ),
+    )
     .option("--quiet", "no line per finished job")
     .option("--verbose", "also a line when a job starts")
     .action(
       async (opts: {
         queue: string;
         queueName: string;
-        concurrency: string;
-        lockDuration: string;
-        stalledInterval: string;
+        concurrency: number;
+        lockDuration: number;
+        stalledInterval: number;
         quiet?: boolean;
         verbose?: boolean;
       }) => {
-        const positive = (value: string, option: string) => {
-          const n = parseInteger(value, option);
-          if (n < 1) throw new UsageError(`${option} must be at least 1, got ${n}.`);
-          return n;
-        };
-        const concurrency = positive(opts.concurrency, "--concurrency");
-        const lockDurationMs = positive(opts.lockDuration, "--lock-duration");
-        const stalledIntervalMs = positive(opts.stalledInterval, "--stalled-interval");
+        const concurrency = opts.concurrency;
+        const lockDurationMs = opts.lockDuration;
+        const stalledIntervalMs = opts.stalledInterval;
         const say = (line: string) => process.stderr.write(`npov worker: ${line}\n`);
         let lastWarning = 0;
         const worker = await startWorker<DetectorSpec>({

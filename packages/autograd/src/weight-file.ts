@@ -1,0 +1,129 @@
+/**
+ * onnxruntime sessions that read their large weights from an external-data file instead of the model bytes.
+ *
+ * Created from a buffer, a session parses the whole model (a copy of every weight), builds its own tensors
+ * (another copy) and frees the parse; glibc keeps much of what is freed, so one session of an 8 MB weight
+ * cost 32-48 MB of RSS (bench/salience; 16 MB with a fixed mmap threshold). Created from a file whose
+ * weights are ONNX external data at page-aligned offsets, onnxruntime maps them from the file: the same
+ * session cost 8 MB, and a build that probes a model in a dozen throwaway sessions no longer leaves each
+ * probe's copies behind. A {@link WeightFile} writes each weight once (keyed by its bytes' identity:
+ * `cloneModel` copies share them) and serves every session created from it; deleting the file after the
+ * sessions exist is safe on POSIX systems (a mapping keeps the file's data alive).
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import * as ort from "onnxruntime-node";
+import { encodeModel, type IModelProto, type ITensorProto, onnx } from "./proto.js";
+
+/** Initializers smaller than this stay inside the model bytes (page alignment would waste more than they hold). */
+const MIN_EXTERNAL_BYTES = 16 * 1024;
+/** Offsets are multiples of 64 KiB (any page size divides it), so onnxruntime can map the data instead of copying it. */
+const ALIGNMENT = 65536;
+const DATA_FILE = "weights.bin";
+
+/** A temporary external-data file of model weights, and sessions created from it. */
+export class WeightFile {
+  private fd: number | undefined;
+  private size = 0;
+  private readonly offsets = new WeakMap<Uint8Array, number>();
+  private models = 0;
+
+  private constructor(readonly dir: string) {}
+
+  /** A new, empty weight file in a fresh temporary directory. */
+  static create(): WeightFile {
+    return new WeightFile(mkdtempSync(join(tmpdir(), "npov-weights-")));
+  }
+
+  /** Offset of `bytes` in the file, appended (aligned) the first time they are seen. */
+  private place(bytes: Uint8Array): number {
+    const known = this.offsets.get(bytes);
+    if (known !== undefined) return known;
+    this.fd ??= openSync(join(this.dir, DATA_FILE), "w");
+    const offset = Math.ceil(this.size / ALIGNMENT) * ALIGNMENT;
+    let written = 0;
+    while (written < bytes.length)
+      written += writeSync(this.fd, bytes, written, bytes.length - written, offset + written);
+    this.size = offset + bytes.length;
+    this.offsets.set(bytes, offset);
+    return offset;
+  }
+
+  /** A copy of `model` (sharing everything but the initializer list) whose large initializers refer to this file. */
+  externalize(model: IModelProto): IModelProto {
+    const graph = model.graph ?? {};
+    const initializer = (graph.initializer ?? []).map((t): ITensorProto => {
+      const raw = t.rawData;
+      if (raw === undefined || raw === null || raw.length < MIN_EXTERNAL_BYTES) return t;
+      const offset = this.place(raw);
+      return {
+        ...t,
+        rawData: new Uint8Array(0),
+        dataLocation: onnx.TensorProto.DataLocation.EXTERNAL,
+        externalData: [
+          { key: "location", value: DATA_FILE },
+          { key: "offset", value: String(offset) },
+          { key: "length", value: String(raw.length) },
+        ],
+      };
+    });
+    return { ...model, graph: { ...graph, initializer } };
+  }
+
+  /** An onnxruntime session of `model` whose large weights come from this file. */
+  async createSession(
+    model: IModelProto,
+    options: ort.InferenceSession.SessionOptions = {},
+  ): Promise<ort.InferenceSession> {
+    const file = join(this.dir, `model-${this.models++}.onnx`);
+    writeFileSync(file, encodeModel(this.externalize(model)));
+    try {
+      return await ort.InferenceSession.create(file, options);
+    } finally {
+      rmSync(file, { force: true });
+    }
+  }
+
+  /** Close and delete the file (sessions created from it keep working: they hold their weights). */
+  dispose(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+const ambient = new AsyncLocalStorage<WeightFile>();
+
+/**
+ * Run `work` with one weight file shared by every {@link createWeightFileSession} inside it (each weight
+ * written once however many probe sessions read it); the file is deleted when `work` settles.
+ */
+export async function withWeightFile<T>(work: () => Promise<T>): Promise<T> {
+  if (ambient.getStore() !== undefined) return work();
+  const file = WeightFile.create();
+  try {
+    return await ambient.run(file, work);
+  } finally {
+    file.dispose();
+  }
+}
+
+/**
+ * An onnxruntime session of `model` with its large weights read from a weight file: the surrounding
+ * {@link withWeightFile}'s, else one written for this session and deleted once it exists.
+ */
+export async function createWeightFileSession(
+  model: IModelProto,
+  options: ort.InferenceSession.SessionOptions = {},
+): Promise<ort.InferenceSession> {
+  const shared = ambient.getStore();
+  if (shared !== undefined) return shared.createSession(model, options);
+  const own = WeightFile.create();
+  try {
+    return await own.createSession(model, options);
+  } finally {
+    own.dispose();
+  }
+}

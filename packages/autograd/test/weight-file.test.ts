@@ -1,0 +1,188 @@
+// Sessions whose weights come from an external-data file (weight-file.ts), and the split backward's
+// folded broadcast reductions (split.ts): same values as the plain paths, each weight written once,
+// temporary files removed, no run-time axis computation left.
+import { existsSync, mkdtempSync, readdirSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  buildSplitVjp,
+  cloneModel,
+  createWeightFileSession,
+  DataType,
+  embeddingGraph,
+  encodeModel,
+  GradientSession,
+  loadPretrained,
+  makeTensor,
+  SplitVjpSession,
+  sampleFeeds,
+  tileTensor,
+  WeightFile,
+  withWeightFile,
+  writeTestModel,
+} from "@npov/autograd";
+import { createRng } from "@npov/core";
+import * as ort from "onnxruntime-node";
+import { describe, expect, it } from "vitest";
+import { tinyModel } from "./helpers.js";
+
+const root = mkdtempSync(join(tmpdir(), "npov-weight-file-"));
+
+/** x [n, 64] -> MatMul(W [64, 96]) + b [96]: W (24 KiB) goes to the weight file, b (384 B) stays inline. */
+function linearModel(seed: number) {
+  const rng = createRng(seed);
+  const w = Float32Array.from({ length: 64 * 96 }, () => rng.next() - 0.5);
+  const b = Float32Array.from({ length: 96 }, () => rng.next() - 0.5);
+  return tinyModel({
+    inputs: [{ name: "x", dims: ["n", 64], dtype: "float" }],
+    nodes: [
+      ["MatMul", ["x", "W"], ["xw"]],
+      ["Add", ["xw", "b"], ["y"]],
+    ],
+    outputs: ["y"],
+    initializers: [makeTensor("W", w, [64, 96], DataType.FLOAT), makeTensor("b", b, [96], DataType.FLOAT)],
+  });
+}
+
+const input = () => {
+  const rng = createRng(9);
+  return new ort.Tensor(
+    "float32",
+    Float32Array.from({ length: 3 * 64 }, () => rng.next() * 2 - 1),
+    [3, 64],
+  );
+};
+
+describe("WeightFile", () => {
+  it("serves sessions with the model's values, writes shared weights once, and deletes its directory", async () => {
+    const model = linearModel(1);
+    const expected = await ort.InferenceSession.create(encodeModel(model));
+    const want = (await expected.run({ x: input() })).y?.data as Float32Array;
+
+    const file = WeightFile.create();
+    const a = await file.createSession(model);
+    const b = await file.createSession(cloneModel(model)); // a clone shares the weight bytes
+    const other = linearModel(2); // new bytes: appended after W, at the next 64 KiB boundary
+    const c = await file.createSession(other);
+    // Only weights.bin remains (the model files are removed once their session exists).
+    expect(readdirSync(file.dir)).toEqual(["weights.bin"]);
+    expect(statSync(join(file.dir, "weights.bin")).size).toBe(65536 + 64 * 96 * 4);
+    const externalized = file.externalize(model);
+    const w = externalized.graph?.initializer?.find((t) => t.name === "W");
+    expect(w?.dataLocation).toBe(1);
+    expect(w?.externalData?.map((e) => [e.key, e.value])).toEqual([
+      ["location", "weights.bin"],
+      ["offset", "0"],
+      ["length", String(64 * 96 * 4)],
+    ]);
+    expect(externalized.graph?.initializer?.find((t) => t.name === "b")?.rawData?.length).toBe(96 * 4);
+    file.dispose();
+    expect(existsSync(file.dir)).toBe(false);
+    // The sessions keep working after the file is gone: they hold (or map) their weights.
+    for (const s of [a, b])
+      expect(Array.from((await s.run({ x: input() })).y?.data as Float32Array)).toEqual(Array.from(want));
+    const otherWant = (await (await ort.InferenceSession.create(encodeModel(other))).run({ x: input() })).y;
+    expect(Array.from((await c.run({ x: input() })).y?.data as Float32Array)).toEqual(
+      Array.from(otherWant?.data as Float32Array),
+    );
+  });
+
+  it("withWeightFile shares one file among the sessions inside it and removes it afterwards", async () => {
+    const scratch = mkdtempSync(join(root, "tmp-"));
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = scratch; // os.tmpdir() reads it on every call
+    try {
+      const model = linearModel(3);
+      const seen: string[][] = [];
+      const sizes: number[] = [];
+      await withWeightFile(async () => {
+        for (let i = 0; i < 3; i++) {
+          const s = await createWeightFileSession(cloneModel(model));
+          const dirs = readdirSync(scratch);
+          seen.push(dirs);
+          sizes.push(statSync(join(scratch, dirs[0] as string, "weights.bin")).size);
+          await s.release();
+        }
+      });
+      // One directory throughout, its weight file holding W once (the clones share its bytes).
+      expect(seen.map((dirs) => dirs.length)).toEqual([1, 1, 1]);
+      expect(new Set(seen.flat()).size).toBe(1);
+      expect(sizes).toEqual([64 * 96 * 4, 64 * 96 * 4, 64 * 96 * 4]);
+      expect(readdirSync(scratch)).toEqual([]);
+      // Outside withWeightFile each session gets its own file, removed once the session exists.
+      const s = await createWeightFileSession(model);
+      expect(readdirSync(scratch)).toEqual([]);
+      await s.release();
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
+  });
+});
+
+describe("split backward: broadcast reductions folded to constant axes", () => {
+  it("leaves no run-time axis computation in T5's backward and matches the recompute VJP at other lengths", async () => {
+    const dir = join(root, "t5");
+    writeTestModel(dir, "t5", { seed: 5 });
+    const files = await loadPretrained(dir);
+    const graph = await embeddingGraph(files, { decoderEmbeds: true, precision: "float64" });
+    const wrt = ["inputs_embeds", "decoder_inputs_embeds"];
+    const split = await buildSplitVjp(graph.model, { wrt });
+    const ops = (split.backward.graph?.node ?? []).map((n) => n.opType);
+    // sumTo's Equal/Not/And/NonZero chains are gone; the gradient's ReduceSums read constant axes.
+    for (const op of ["NonZero", "Equal", "Not", "And"]) expect(ops).not.toContain(op);
+    const inits = new Set((split.backward.graph?.initializer ?? []).map((t) => t.name));
+    const sums = (split.backward.graph?.node ?? []).filter((n) => n.opType === "ReduceSum");
+    expect(sums.length).toBeGreaterThan(0);
+    for (const n of sums) expect(inits.has(n.input[1] as string)).toBe(true);
+
+    // Encoder 6 tokens, decoder 2 (the probes that fixed the axes used 3 and 5), seeds at positions 1, 0.
+    const rng = createRng(8);
+    const feeds = sampleFeeds(graph.model, 6);
+    const length = (name: string) => (/^(decoder_|label)/.test(name) ? 2 : 6);
+    for (const v of graph.model.graph?.input ?? []) {
+      const name = v.name as string;
+      const t = feeds[name] as ort.Tensor;
+      const dims = t.dims.map((d, k) => (k === 0 ? 1 : k === 1 ? length(name) : d));
+      const size = dims.reduce((a, b) => a * b, 1);
+      feeds[name] =
+        t.type === "float64"
+          ? new ort.Tensor(
+              "float64",
+              Float64Array.from({ length: size }, () => (/mask/.test(name) ? 1 : rng.next() * 2 - 1)),
+              dims,
+            )
+          : new ort.Tensor(
+              "int64",
+              BigInt64Array.from({ length: size }, (_, i) => (/mask/.test(name) ? 1n : BigInt(3 + i))),
+              dims,
+            );
+    }
+    const options = { graphOptimizationLevel: "basic" as const, logSeverityLevel: 4 as const };
+    const session = await SplitVjpSession.create(split, options);
+    const positions = [1, 0];
+    const grads = await session.backward(await session.forward(feeds, positions), positions);
+    const reference = await GradientSession.create(graph.model, {
+      of: "token_loss",
+      wrt,
+      seed: "input",
+      sessionOptions: options,
+    });
+    const upstream = new Float64Array([0, 1, 1, 0]);
+    const r = await reference.run(Object.fromEntries(Object.entries(feeds).map(([n, t]) => [n, tileTensor(t, 0, 2)])), {
+      upstream: { token_loss: new ort.Tensor("float64", upstream, [2, 2]) },
+      outputs: [],
+    });
+    for (const w of wrt) {
+      const a = grads[w]?.data as Float64Array;
+      const b = r.gradients[w]?.data as Float64Array;
+      expect(grads[w]?.dims).toEqual(r.gradients[w]?.dims);
+      const scale = Math.max(...Array.from(b, Math.abs));
+      expect(scale).toBeGreaterThan(1e-6);
+      for (let i = 0; i < b.length; i++)
+        expect(Math.abs((a[i] as number) - (b[i] as number))).toBeLessThan(1e-12 * scale + 1e-15);
+    }
+    await session.release();
+    await reference.release();
+  }, 60_000);
+});
