@@ -320,6 +320,12 @@ export function createGuard(options: {
   onError?: GuardErrorPolicy;
   timeoutMs?: number;
 }): Guard {
+  if (typeof options !== "object" || options === null)
+    throw new InvalidValueError("options", "give createGuard {detector, thresholds}.");
+  if (typeof options.thresholds !== "object" || options.thresholds === null)
+    throw new InvalidValueError("thresholds", "give {hallucination, coverage} thresholds (numbers).");
+  if (typeof options.detector?.detect !== "function")
+    throw new InvalidValueError("detector", "give an ErrorDetector (an object with a detect method).");
   const thresholds = {
     hallucination: checkThreshold("hallucination", options.thresholds.hallucination),
     coverage: checkThreshold("coverage", options.thresholds.coverage),
@@ -407,6 +413,8 @@ export function loadGuardConfig(file: string): GuardConfig {
     if (e instanceof SyntaxError) throw fail("", `invalid JSON: ${e.message}`);
     throw e;
   }
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw fail("", 'expected a JSON object {"format": "npov-guard/1", ...}');
   if (value.format !== "npov-guard/1") throw fail("format", 'expected "npov-guard/1"');
   if (typeof value.detector?.method !== "string") throw fail("detector.method", "missing");
   for (const k of ["hallucination", "coverage"] as const)

@@ -9,6 +9,7 @@ import {
   GuardTimeoutError,
   type GuardVerdict,
   loadGuard,
+  loadGuardConfig,
 } from "@npov/classifier";
 import {
   ContextTooLongError,
@@ -308,5 +309,28 @@ describe("guard.json carries the policy", () => {
       expect(error.message).toContain(field);
     }
     expect(built).toBe(0);
+  });
+});
+
+describe("createGuard and loadGuardConfig refuse what they cannot use", () => {
+  it("a missing detector or missing thresholds is INVALID_VALUE; a config of JSON null is INVALID_FILE", () => {
+    const codeOf = (f: () => unknown): unknown => {
+      try {
+        f();
+      } catch (e) {
+        return (e as NpovError).code;
+      }
+      return "no error";
+    };
+    const detector = rougeErrorDetector();
+    expect(codeOf(() => createGuard({ detector } as never))).toBe("INVALID_VALUE");
+    expect(codeOf(() => createGuard({ thresholds } as never))).toBe("INVALID_VALUE");
+    expect(codeOf(() => createGuard({ detector: {} as ErrorDetector, thresholds }))).toBe("INVALID_VALUE");
+    expect(codeOf(() => createGuard(null as never))).toBe("INVALID_VALUE");
+    const dir = mkdtempSync(join(tmpdir(), "npov-guard-null-"));
+    for (const body of ["null", "[]", "7"]) {
+      writeFileSync(join(dir, "g.json"), body);
+      expect(codeOf(() => loadGuardConfig(join(dir, "g.json")))).toBe("INVALID_FILE");
+    }
   });
 });
