@@ -14,6 +14,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { FileWriteError } from "@npov/core";
 import * as ort from "onnxruntime-node";
 import { encodeModel, type IModelProto, type ITensorProto, onnx } from "./proto.js";
 
@@ -22,6 +23,24 @@ const MIN_EXTERNAL_BYTES = 16 * 1024;
 /** Offsets are multiples of 64 KiB (any page size divides it), so onnxruntime can map the data instead of copying it. */
 const ALIGNMENT = 65536;
 const DATA_FILE = "weights.bin";
+
+/**
+ * Run a write to the temporary weight file; a failure the user can fix (disk full, file-size limit, read-only
+ * or unwritable temporary directory) becomes a {@link FileWriteError} naming the file and TMPDIR.
+ */
+function writing<T>(file: string, write: () => T): T {
+  try {
+    return write();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (typeof code !== "string") throw error;
+    throw new FileWriteError(
+      file,
+      `${code} while writing model weights to a temporary file (set TMPDIR to a writable folder with room, and a file-size limit above the model's size)`,
+      error,
+    );
+  }
+}
 
 /** A temporary external-data file of model weights, and sessions created from it. */
 export class WeightFile {
@@ -34,18 +53,21 @@ export class WeightFile {
 
   /** A new, empty weight file in a fresh temporary directory. */
   static create(): WeightFile {
-    return new WeightFile(mkdtempSync(join(tmpdir(), "npov-weights-")));
+    const prefix = join(tmpdir(), "npov-weights-");
+    return new WeightFile(writing(prefix, () => mkdtempSync(prefix)));
   }
 
   /** Offset of `bytes` in the file, appended (aligned) the first time they are seen. */
   private place(bytes: Uint8Array): number {
     const known = this.offsets.get(bytes);
     if (known !== undefined) return known;
-    this.fd ??= openSync(join(this.dir, DATA_FILE), "w");
+    const file = join(this.dir, DATA_FILE);
+    this.fd ??= writing(file, () => openSync(file, "w"));
+    const fd = this.fd;
     const offset = Math.ceil(this.size / ALIGNMENT) * ALIGNMENT;
     let written = 0;
     while (written < bytes.length)
-      written += writeSync(this.fd, bytes, written, bytes.length - written, offset + written);
+      written += writing(file, () => writeSync(fd, bytes, written, bytes.length - written, offset + written));
     this.size = offset + bytes.length;
     this.offsets.set(bytes, offset);
     return offset;
@@ -78,7 +100,8 @@ export class WeightFile {
     options: ort.InferenceSession.SessionOptions = {},
   ): Promise<ort.InferenceSession> {
     const file = join(this.dir, `model-${this.models++}.onnx`);
-    writeFileSync(file, encodeModel(this.externalize(model)));
+    const bytes = encodeModel(this.externalize(model));
+    writing(file, () => writeFileSync(file, bytes));
     try {
       return await ort.InferenceSession.create(file, options);
     } finally {
