@@ -10,7 +10,8 @@
 // table shows medians, the maps are compared numerically (normwise relative difference).
 //
 // Usage: node bench/salience.bench.mjs [--lengths 64,256,1024] [--repeats 3] [--threads 1]
-//        [--archs gpt2,t5] [--torch-schedules natural,head] [--torch-from DIR]
+//        [--archs gpt2,t5] [--torch-schedules natural,head] [--torch-from DIR] [--npov-options JSON]
+// --npov-options passes SalienceDetector options to npov (e.g. '{"chunkSize":4}').
 // --torch-from DIR reuses the exported models and the PyTorch results (torch-ARCH-N-SCHEDULE.json/.bin)
 // of an earlier run's work directory (PyTorch at 1,024 tokens takes ~20 minutes per model here).
 // Without python3-torch the npov side still runs and the PyTorch columns say why they are empty.

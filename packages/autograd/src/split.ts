@@ -247,21 +247,21 @@ export function batchOneFeeds(model: ModelProto, length = 4): Values {
   return out;
 }
 
-/**
- * The LM head alone: the nodes computing `loss` from `head` (plus labels and mask inputs and weights),
- * differentiated with respect to `head` with seed ones. Checks on the probe that the head acts on each
- * position alone (row j of the result for a subset of rows equals row j for all rows).
- */
-async function buildHeadModel(
-  model: ModelProto,
-  head: string,
-  loss: string,
-): Promise<{ model: ModelProto; headGrad: string; headInputs: string[]; vocab: number }> {
+/** The nodes computing `loss` from `head` (the LM head), the inputs and weights they read, and its products. */
+interface HeadSubgraph {
+  keep: Set<NodeProto>;
+  usedInputs: Set<string>;
+  usedInits: Set<string>;
+  /** Outputs of the head's MatMul/Gemm nodes: the widest (the logits) bounds how many rows one head run takes. */
+  products: string[];
+}
+
+function headSubgraph(model: ModelProto, head: string, loss: string): HeadSubgraph {
   const graph = model.graph as GraphProto;
   const producer = new Map<string, NodeProto>();
   for (const n of graph.node as NodeProto[]) for (const o of n.output) producer.set(o, n);
-  const inits = new Map((graph.initializer as TensorProto[]).map((t) => [t.name, t]));
-  const inputs = new Map((graph.input as ValueInfoProto[]).map((v) => [v.name, v]));
+  const inits = new Set((graph.initializer as TensorProto[]).map((t) => t.name));
+  const inputs = new Set((graph.input as ValueInfoProto[]).map((v) => v.name));
   const keep = new Set<NodeProto>();
   const usedInputs = new Set<string>();
   const usedInits = new Set<string>();
@@ -284,11 +284,28 @@ async function buildHeadModel(
     keep.add(n);
     pushAll(stack, n.input);
   }
-  // The head's widest product output (the logits) sets how many positions one head run may take.
   const products = (graph.node as NodeProto[])
     .filter((n) => keep.has(n) && (n.opType === "MatMul" || n.opType === "Gemm"))
     .map((n) => n.output[0] as string);
-  const [probe] = (await runFor(model, [head, ...products], batchOneFeeds(model))) as [Values];
+  return { keep, usedInputs, usedInits, products };
+}
+
+/**
+ * The LM head alone (see {@link headSubgraph}), differentiated with respect to `head` with seed ones.
+ * `probe` holds `head` and the head's products at batch 1 (from the build's batch probe). Checks that the
+ * head acts on each position alone (row j of the result for a subset of rows equals row j for all rows).
+ */
+async function buildHeadModel(
+  model: ModelProto,
+  head: string,
+  loss: string,
+  subgraph: HeadSubgraph,
+  probe: Values,
+): Promise<{ model: ModelProto; headGrad: string; headInputs: string[]; vocab: number }> {
+  const graph = model.graph as GraphProto;
+  const inits = new Map((graph.initializer as TensorProto[]).map((t) => [t.name, t]));
+  const inputs = new Map((graph.input as ValueInfoProto[]).map((v) => [v.name, v]));
+  const { keep, usedInputs, usedInits, products } = subgraph;
   const vocab = maxOf(
     products.map((p) => (probe[p]?.dims.at(-1) as number | undefined) ?? 1),
     1,
@@ -457,7 +474,7 @@ export async function buildSplitVjp(model: ModelProto, options: SplitVjpOptions)
 async function buildSplit(model: ModelProto, options: SplitVjpOptions): Promise<SplitVjp> {
   const loss = options.loss ?? "token_loss";
   const head = options.head ?? findLmHeadInput(model, options.logits ?? "logits");
-  const { model: headModel, headGrad, headInputs, vocab } = await buildHeadModel(model, head, loss);
+  const headSub = headSubgraph(model, head, loss);
   const body = await buildGradientGraph(model, { of: head, wrt: options.wrt, seed: "input" });
   const upstream = body.upstream[head] as string;
   const baseGraph = model.graph as GraphProto;
@@ -498,7 +515,12 @@ async function buildSplit(model: ModelProto, options: SplitVjpOptions): Promise<
   }
   const probeNames = [...referenced, head];
   const dimNames = (name: string, rank: number) => Array.from({ length: rank }, (_, k) => `${name}_d${k}`);
-  const [v1, v2] = (await runFor(model, probeNames, one, two)) as [Values, Values];
+  // The same batch-1 run gives the LM head's probe (its input and products).
+  const [v1, v2] = (await runFor(model, [...new Set([...probeNames, ...headSub.products])], one, two)) as [
+    Values,
+    Values,
+  ];
+  const { model: headModel, headGrad, headInputs, vocab } = await buildHeadModel(model, head, loss, headSub, v1);
   const relation = new Map<string, number | null>();
   for (const name of probeNames) {
     const a = v1[name];
@@ -724,8 +746,9 @@ async function buildSplit(model: ModelProto, options: SplitVjpOptions): Promise<
     graph: bGraph,
   });
   const probeFeeds = await backwardProbeFeeds(model, forward, backward, { head, saved, upstream, batch });
-  await foldReductionAxes(backward, probeFeeds);
-  await broadcastSavedTensors(backward, probeFeeds, upstream, Object.values(body.gradients));
+  const gradientNames = Object.values(body.gradients);
+  const reference = await foldReductionAxes(backward, probeFeeds, gradientNames);
+  await broadcastSavedTensors(backward, probeFeeds, reference, upstream, gradientNames);
   // Saved tensors the pruned backward no longer reads are dropped (pruneDeadNodes removed their inputs).
   const kept = new Set((bGraph.input as ValueInfoProto[]).map((v) => v.name));
   // Saved tensors that are forward inputs must not be forward outputs too; the head input may be saved.
@@ -767,11 +790,12 @@ async function backwardProbeFeeds(
     { length: 5, k: 3 },
   ];
   const backwardFeeds: Values[] = [];
-  for (const { length, k } of sizes) {
-    const all = batchOneFeeds(model, length);
-    const feeds: Values = {};
-    for (const [name, t] of Object.entries(all)) if (fInputs.has(name)) feeds[name] = t;
-    const [f] = (await runFor(forward, outputs, feeds)) as [Values];
+  const modelFeeds = sizes.map(({ length }) => batchOneFeeds(model, length));
+  const forwardFeeds = modelFeeds.map((all) => Object.fromEntries(Object.entries(all).filter(([n]) => fInputs.has(n))));
+  const forwardRuns = await runFor(forward, outputs, ...forwardFeeds);
+  for (const [i, { k }] of sizes.entries()) {
+    const all = modelFeeds[i] as Values;
+    const f = forwardRuns[i] as Values;
     const h = f[wiring.head] as ort.Tensor;
     const dims = [k, ...h.dims.slice(1)];
     const size = dims.reduce((a, b) => a * b, 1);
@@ -792,7 +816,11 @@ async function backwardProbeFeeds(
   return backwardFeeds;
 }
 
-async function foldReductionAxes(backward: ModelProto, probeFeeds: readonly Values[]): Promise<void> {
+async function foldReductionAxes(
+  backward: ModelProto,
+  probeFeeds: readonly Values[],
+  gradients: readonly string[],
+): Promise<Values[]> {
   const bGraph = backward.graph as GraphProto;
   const producer = new Map<string, NodeProto>();
   for (const n of bGraph.node as NodeProto[]) for (const o of n.output) producer.set(o, n);
@@ -807,9 +835,10 @@ async function foldReductionAxes(backward: ModelProto, probeFeeds: readonly Valu
     const reshape = producer.get(n.input[1] ?? "");
     return reshape?.opType === "Reshape" && producer.get(reshape.input[0] ?? "")?.opType === "NonZero";
   });
-  if (reductions.length === 0) return;
   const axesNames = [...new Set(reductions.map((n) => n.input[1] as string))];
-  const runs = await runFor(backward, axesNames, ...probeFeeds);
+  // The same runs give the gradients the later simplifications are checked against.
+  const runs = await runFor(backward, [...axesNames, ...gradients], ...probeFeeds);
+  if (reductions.length === 0) return runs;
   const folded = new Map<string, bigint[]>();
   for (const name of axesNames) {
     const [a, b] = runs.map((r) => r[name]);
@@ -836,6 +865,7 @@ async function foldReductionAxes(backward: ModelProto, probeFeeds: readonly Valu
     return n;
   });
   pruneDeadNodes(bGraph);
+  return runs;
 }
 
 /** Ops that act on each batch row alone (elementwise, broadcasting) or move axes without mixing them. */
@@ -885,6 +915,7 @@ const ROW_WISE = new Set([
 async function broadcastSavedTensors(
   backward: ModelProto,
   probeFeeds: readonly Values[],
+  tiled: readonly Values[],
   upstream: string,
   gradients: readonly string[],
 ): Promise<void> {
@@ -932,10 +963,8 @@ async function broadcastSavedTensors(
   // The probe feeds may hold inputs the pruned candidate no longer reads.
   const cInputs = new Set((cGraph.input as ValueInfoProto[]).map((v) => v.name));
   const candidateFeeds = probeFeeds.map((f) => Object.fromEntries(Object.entries(f).filter(([n]) => cInputs.has(n))));
-  let tiled: Values[];
   let broadcast: Values[];
   try {
-    tiled = await runFor(backward, [...gradients], ...probeFeeds);
     broadcast = await runFor(candidate, [...gradients], ...candidateFeeds);
   } catch {
     return; // onnxruntime refused the broadcast graph (shapes that only match when tiled): keep the Tiles
@@ -987,10 +1016,10 @@ export interface SplitForwardRun {
 
 /**
  * Extra options of the LM-head session. Its graph reads the (tied) vocabulary projection twice: as exported
- * (logits = h W^T) and transposed back for the backward (dh = dlogits W); constant folding would store that
- * transposed copy and prepacking a packed copy of each, 3-4 copies of the largest weight in all. Without
- * them onnxruntime fuses the transpose into the product (FusedMatMul) and reads the one mapped copy; the
- * head runs once per example, on the seed rows only, so the packing it skips costs little.
+ * (logits = h W^T) and transposed back for its backward (dh = dlogits W). Constant folding would store that
+ * transposed copy and prepacking a packed copy of each: 3-4 copies of the largest weight. Without them
+ * onnxruntime fuses the transpose into the product (FusedMatMul) and both products read the one mapped copy;
+ * the head runs once per example on the seed rows only, so the packing it skips costs little.
  */
 const HEAD_SESSION_EXTRA = {
   session: { disable_prepacking: "1" },
@@ -1002,12 +1031,16 @@ const HEAD_MEMORY = 8 * 1024 * 1024;
 
 /** A split VJP loaded in three onnxruntime sessions (forward, LM head, backward). */
 export class SplitVjpSession {
+  private readonly backwardInputs: ReadonlySet<string>;
+
   private constructor(
     readonly split: SplitVjp,
     private readonly forwardSession: ort.InferenceSession,
     private readonly headSession: ort.InferenceSession,
     private readonly backwardSession: ort.InferenceSession,
-  ) {}
+  ) {
+    this.backwardInputs = new Set(backwardSession.inputNames);
+  }
 
   /**
    * Load the three graphs of `split` (a failure releases the sessions already made). The weights reach
@@ -1015,7 +1048,7 @@ export class SplitVjpSession {
    * of the weights it reads instead of the several that parsing model bytes leaves behind. The backward
    * session always uses onnxruntime's CPU memory arena, whatever `sessionOptions` says: its many small
    * per-node tensors, allocated with malloc one by one, fragmented the heap by up to 100 MB on a first
-   * batched run (bench/salience, 64 GPT-2 tokens), while the arena reuses one block across runs.
+   * batched run (bench/salience, 64 GPT-2 tokens), while the arena reuses its blocks across runs.
    */
   static async create(
     split: SplitVjp,
@@ -1136,7 +1169,7 @@ export class SplitVjpSession {
       ]),
     };
     // Read only by Tiles of saved tensors; a backward that broadcasts every one of them has no such input.
-    if (this.backwardSession.inputNames.includes(this.split.batch))
+    if (this.backwardInputs.has(this.split.batch))
       feeds[this.split.batch] = new ort.Tensor("int64", BigInt64Array.of(BigInt(k)), [1]);
     const names = Object.entries(this.split.gradients);
     const r = await this.backwardSession.run(

@@ -113,7 +113,11 @@ export class WeightFile {
   dispose(): void {
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
-    rmSync(this.dir, { recursive: true, force: true });
+    try {
+      rmSync(this.dir, { recursive: true, force: true });
+    } catch {
+      // A system that cannot delete a file its sessions still map (Windows) keeps it in the temporary folder.
+    }
   }
 }
 

@@ -1,6 +1,7 @@
-// Sessions whose weights come from an external-data file (weight-file.ts), and the split backward's
-// folded broadcast reductions (split.ts): same values as the plain paths, each weight written once,
-// temporary files removed, no run-time axis computation left.
+// The split VJP's memory measures: sessions whose weights come from an external-data file
+// (weight-file.ts); the backward's folded broadcast reductions and broadcast (untiled) saved tensors
+// (split.ts). Same values as the plain paths, each weight written once, temporary files removed, no
+// run-time axis computation or Tile left.
 import { existsSync, mkdtempSync, readdirSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -129,8 +130,10 @@ describe("split backward: broadcast reductions folded to constant axes", () => {
     const wrt = ["inputs_embeds", "decoder_inputs_embeds"];
     const split = await buildSplitVjp(graph.model, { wrt });
     const ops = (split.backward.graph?.node ?? []).map((n) => n.opType);
-    // sumTo's Equal/Not/And/NonZero chains are gone; the gradient's ReduceSums read constant axes.
-    for (const op of ["NonZero", "Equal", "Not", "And"]) expect(ops).not.toContain(op);
+    // sumTo's Equal/Not/And/NonZero chains are gone; the gradient's ReduceSums read constant axes; every
+    // saved activation is read at batch 1 (broadcast), none repeated k times.
+    for (const op of ["NonZero", "Equal", "Not", "And", "Tile"]) expect(ops).not.toContain(op);
+    expect(split.saved.filter((s) => s.tileAxis === 0).length).toBeGreaterThan(0);
     const inits = new Set((split.backward.graph?.initializer ?? []).map((t) => t.name));
     const sums = (split.backward.graph?.node ?? []).filter((n) => n.opType === "ReduceSum");
     expect(sums.length).toBeGreaterThan(0);
