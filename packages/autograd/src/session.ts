@@ -2,9 +2,10 @@
  * `GradientSession`: a gradient graph built once, cached, and run with onnxruntime-node.
  */
 import { createHash } from "node:crypto";
-import * as ort from "onnxruntime-node";
+import type * as ort from "onnxruntime-node";
 import { buildGradientGraph, type GradientGraph, type GradientOptions } from "./gradient.js";
 import { encodeModel, type ModelProto } from "./proto.js";
+import { createWeightFileSession } from "./weight-file.js";
 
 const cache = new Map<string, Promise<GradientGraph>>();
 const CACHE_LIMIT = 16;
@@ -47,7 +48,9 @@ export class GradientSession {
     const graph = await cachedGradientGraph(model, options);
     // onnxruntime would print its own warnings and kernel failures to stderr: npov reports them through
     // typed errors instead (logSeverityLevel 4 = fatal only; the caller's options win).
-    const session = await ort.InferenceSession.create(encodeModel(graph.model), {
+    // Weights reach the session through an external-data file (see weight-file.ts): mapped, not copied,
+    // and the only way when the model's weights were moved there (WeightFile.moveWeights).
+    const session = await createWeightFileSession(graph.model, {
       logSeverityLevel: 4,
       ...options.sessionOptions,
     });

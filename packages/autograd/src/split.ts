@@ -1055,21 +1055,22 @@ export class SplitVjpSession {
     sessionOptions: ort.InferenceSession.SessionOptions = {},
   ): Promise<SplitVjpSession> {
     const made: ort.InferenceSession[] = [];
-    const weights = WeightFile.create();
+    // One weight file for the three sessions: the surrounding useWeightFile's (weights moved there at
+    // build time), else a temporary one deleted once the sessions exist.
     try {
-      made.push(await weights.createSession(split.forward, sessionOptions));
-      made.push(
-        await weights.createSession(split.headModel, {
-          ...sessionOptions,
-          extra: { ...sessionOptions.extra, ...HEAD_SESSION_EXTRA },
-        }),
-      );
-      made.push(await weights.createSession(split.backward, { ...sessionOptions, enableCpuMemArena: true }));
+      await withWeightFile(async () => {
+        made.push(await createWeightFileSession(split.forward, sessionOptions));
+        made.push(
+          await createWeightFileSession(split.headModel, {
+            ...sessionOptions,
+            extra: { ...sessionOptions.extra, ...HEAD_SESSION_EXTRA },
+          }),
+        );
+        made.push(await createWeightFileSession(split.backward, { ...sessionOptions, enableCpuMemArena: true }));
+      });
     } catch (error) {
       for (const s of made) await s.release();
       throw error;
-    } finally {
-      weights.dispose();
     }
     return new SplitVjpSession(
       split,

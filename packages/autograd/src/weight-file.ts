@@ -14,9 +14,10 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { MessageChannel } from "node:worker_threads";
 import { FileWriteError } from "@npov/core";
 import * as ort from "onnxruntime-node";
-import { encodeModel, type IModelProto, type ITensorProto, onnx } from "./proto.js";
+import { encodeModel, type IGraphProto, type IModelProto, type ITensorProto, onnx } from "./proto.js";
 
 /** Initializers smaller than this stay inside the model bytes (page alignment would waste more than they hold). */
 const MIN_EXTERNAL_BYTES = 16 * 1024;
@@ -42,6 +43,105 @@ function writing<T>(file: string, write: () => T): T {
   }
 }
 
+/** A copy of `bytes` that shares no buffer with anything else (a view into a file's buffer keeps all of it). */
+function own(bytes: Uint8Array): Uint8Array {
+  return bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
+}
+
+/** Whether a byte field holds bytes (an empty one is left alone: assigning it would make it present). */
+const filled = (bytes: Uint8Array | null | undefined): bytes is Uint8Array =>
+  bytes !== undefined && bytes !== null && bytes.length > 0;
+
+function ownTensorBytes(t: ITensorProto | null | undefined): void {
+  if (t === undefined || t === null) return;
+  if (filled(t.rawData)) t.rawData = own(t.rawData);
+  if (t.stringData !== undefined && t.stringData !== null && t.stringData.length > 0)
+    t.stringData = t.stringData.map(own);
+}
+
+/** Give every byte field of `graph` (initializers, constants, attributes, subgraphs) its own buffer. */
+function ownBytes(graph: IGraphProto | null | undefined): void {
+  if (graph === undefined || graph === null) return;
+  for (const t of graph.initializer ?? []) ownTensorBytes(t);
+  for (const n of graph.node ?? [])
+    for (const a of n.attribute ?? []) {
+      ownTensorBytes(a.t);
+      for (const t of a.tensors ?? []) ownTensorBytes(t);
+      if (filled(a.s)) a.s = own(a.s);
+      if (a.strings !== undefined && a.strings !== null && a.strings.length > 0) a.strings = a.strings.map(own);
+      ownBytes(a.g);
+      for (const g of a.graphs ?? []) ownBytes(g);
+    }
+}
+
+/** Every distinct buffer the byte fields of `graph` (initializers, constants, attributes, subgraphs) view. */
+function viewedBuffers(graph: IGraphProto | null | undefined, into: Set<ArrayBufferLike>): Set<ArrayBufferLike> {
+  if (graph === undefined || graph === null) return into;
+  const tensor = (t: ITensorProto | null | undefined) => {
+    if (filled(t?.rawData)) into.add(t.rawData.buffer);
+  };
+  for (const t of graph.initializer ?? []) tensor(t);
+  for (const n of graph.node ?? [])
+    for (const a of n.attribute ?? []) {
+      tensor(a.t);
+      for (const t of a.tensors ?? []) tensor(t);
+      viewedBuffers(a.g, into);
+      for (const g of a.graphs ?? []) viewedBuffers(g, into);
+    }
+  return into;
+}
+
+/** Buffers smaller than this are never released: Node's and protobufjs's shared pools are far smaller. */
+const MIN_RELEASED_BYTES = 1024 * 1024;
+
+/**
+ * Free, now, the memory of the buffers `models` were decoded from (the files' bytes, external data
+ * included), except those in `keep`. Call it once their weights live elsewhere (moved with
+ * {@link WeightFile.moveWeights} into a model whose bytes are its own) and nothing reads `models` again:
+ * the released buffers become empty, so `models`' tensors read as empty afterwards.
+ *
+ * Why: a decoded model's tensors are views into its file's buffer, and V8 frees such a buffer only at a
+ * full garbage collection, which may not come before the peak it would have lowered (bench/salience: the
+ * 22-47 MB of a test model's files were still allocated after its build and first run). Transferring a
+ * buffer through a closed MessageChannel detaches it and frees its memory at once. Returns the bytes freed.
+ */
+export function releaseModelBuffers(
+  models: readonly (IModelProto | undefined)[],
+  keep: readonly ArrayBufferLike[] = [],
+): number {
+  const buffers = new Set<ArrayBufferLike>();
+  for (const m of models) viewedBuffers(m?.graph, buffers);
+  for (const k of keep) buffers.delete(k);
+  const { port1, port2 } = new MessageChannel();
+  let freed = 0;
+  for (const b of buffers) {
+    if (!(b instanceof ArrayBuffer) || b.byteLength < MIN_RELEASED_BYTES) continue;
+    const bytes = b.byteLength;
+    try {
+      port1.postMessage(null, [b]);
+      freed += bytes;
+    } catch {
+      // An untransferable buffer (marked so by its owner) stays to the garbage collector.
+    }
+  }
+  port1.close();
+  port2.close();
+  return freed;
+}
+
+/** Weight files not yet disposed: removed when the process exits normally, whoever forgot to dispose them. */
+const live = new Set<WeightFile>();
+let exitHookInstalled = false;
+
+function track(file: WeightFile): void {
+  live.add(file);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once("exit", () => {
+    for (const f of [...live]) f.dispose();
+  });
+}
+
 /** A temporary external-data file of model weights, and sessions created from it. */
 export class WeightFile {
   private fd: number | undefined;
@@ -49,12 +149,19 @@ export class WeightFile {
   private readonly offsets = new WeakMap<Uint8Array, number>();
   private models = 0;
 
-  private constructor(readonly dir: string) {}
+  private constructor(readonly dir: string) {
+    track(this);
+  }
 
   /** A new, empty weight file in a fresh temporary directory. */
   static create(): WeightFile {
     const prefix = join(tmpdir(), "npov-weights-");
     return new WeightFile(writing(prefix, () => mkdtempSync(prefix)));
+  }
+
+  /** Bytes written so far (weights and alignment padding). */
+  get bytes(): number {
+    return this.size;
   }
 
   /** Offset of `bytes` in the file, appended (aligned) the first time they are seen. */
@@ -73,25 +180,53 @@ export class WeightFile {
     return offset;
   }
 
-  /** A copy of `model` (sharing everything but the initializer list) whose large initializers refer to this file. */
+  /** The fields that make a tensor of `raw.length` bytes at `offset` refer to this file instead. */
+  private reference(raw: Uint8Array): Pick<ITensorProto, "rawData" | "dataLocation" | "externalData"> {
+    const offset = this.place(raw);
+    return {
+      rawData: new Uint8Array(0),
+      dataLocation: onnx.TensorProto.DataLocation.EXTERNAL,
+      externalData: [
+        { key: "location", value: DATA_FILE },
+        { key: "offset", value: String(offset) },
+        { key: "length", value: String(raw.length) },
+      ],
+    };
+  }
+
+  /**
+   * A copy of `model` (sharing everything but the initializer list) whose large initializers refer to this
+   * file. Initializers already referring to it (see {@link moveWeights}) pass through.
+   */
   externalize(model: IModelProto): IModelProto {
     const graph = model.graph ?? {};
     const initializer = (graph.initializer ?? []).map((t): ITensorProto => {
       const raw = t.rawData;
       if (raw === undefined || raw === null || raw.length < MIN_EXTERNAL_BYTES) return t;
-      const offset = this.place(raw);
-      return {
-        ...t,
-        rawData: new Uint8Array(0),
-        dataLocation: onnx.TensorProto.DataLocation.EXTERNAL,
-        externalData: [
-          { key: "location", value: DATA_FILE },
-          { key: "offset", value: String(offset) },
-          { key: "length", value: String(raw.length) },
-        ],
-      };
+      return { ...t, ...this.reference(raw) };
     });
     return { ...model, graph: { ...graph, initializer } };
+  }
+
+  /**
+   * Move `model`'s large initializers into this file, in place: each keeps its name, type and dims but its
+   * bytes are replaced by a reference to the file, so the model no longer holds them and sessions created
+   * from this file (inside {@link useWeightFile}) read them from the file. The model is then usable only
+   * while this file exists, and only for graph work that does not read large weights' values (graph
+   * surgery, gradient building, sessions). Returns the number of bytes moved.
+   */
+  moveWeights(model: IModelProto): number {
+    let moved = 0;
+    for (const t of model.graph?.initializer ?? []) {
+      const raw = t.rawData;
+      if (raw === undefined || raw === null || raw.length < MIN_EXTERNAL_BYTES) continue;
+      Object.assign(t, this.reference(raw));
+      moved += raw.length;
+    }
+    // A decoded model's byte fields are views into the file it was decoded from: one 4-byte constant
+    // left as such a view keeps the whole file's buffer (every weight) alive.
+    ownBytes(model.graph);
+    return moved;
   }
 
   /** An onnxruntime session of `model` whose large weights come from this file. */
@@ -111,6 +246,7 @@ export class WeightFile {
 
   /** Close and delete the file (sessions created from it keep working: they hold their weights). */
   dispose(): void {
+    live.delete(this);
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
     try {
@@ -135,6 +271,14 @@ export async function withWeightFile<T>(work: () => Promise<T>): Promise<T> {
   } finally {
     file.dispose();
   }
+}
+
+/**
+ * Run `work` with `file` serving every {@link createWeightFileSession} inside it (also inside nested
+ * {@link withWeightFile} calls); the file stays: its owner disposes it.
+ */
+export function useWeightFile<T>(file: WeightFile, work: () => Promise<T>): Promise<T> {
+  return ambient.run(file, work);
 }
 
 /**

@@ -10,14 +10,18 @@ import {
   cloneModel,
   createWeightFileSession,
   DataType,
+  decodeModel,
   embeddingGraph,
   encodeModel,
   GradientSession,
   loadPretrained,
   makeTensor,
+  onnx,
+  releaseModelBuffers,
   SplitVjpSession,
   sampleFeeds,
   tileTensor,
+  useWeightFile,
   WeightFile,
   withWeightFile,
   writeTestModel,
@@ -118,6 +122,68 @@ describe("WeightFile", () => {
       if (saved === undefined) delete process.env.TMPDIR;
       else process.env.TMPDIR = saved;
     }
+  });
+});
+
+describe("weights moved out of a decoded model", () => {
+  it("moveWeights leaves no view of the file's buffer; sessions in useWeightFile compute the same; releaseModelBuffers frees the file", async () => {
+    // A model decoded from its bytes, as loadPretrained decodes a file: every tensor views that one buffer.
+    const original = linearModel(4);
+    // A Constant node whose small tensor also views the buffer (kept inline, but copied to its own bytes).
+    original.graph?.node?.push(
+      onnx.NodeProto.create({
+        opType: "Constant",
+        output: ["c"],
+        attribute: [{ name: "value", type: 4, t: makeTensor("", Float32Array.of(2), [1], DataType.FLOAT) }],
+      }),
+      onnx.NodeProto.create({ opType: "Mul", input: ["y", "c"], output: ["z"] }),
+    );
+    original.graph?.output?.push(onnx.ValueInfoProto.create({ name: "z" }));
+    const fileBytes = Buffer.concat([Buffer.alloc(1 << 20), Buffer.from(encodeModel(original))]).subarray(1 << 20);
+    const decoded = decodeModel(fileBytes);
+    const fileBuffer = fileBytes.buffer;
+    const want = (await (await ort.InferenceSession.create(encodeModel(decoded))).run({ x: input() })).z
+      ?.data as Float32Array;
+
+    const model = cloneModel(decoded); // shares the weight bytes, as embeddingGraph's graph does
+    const file = WeightFile.create();
+    try {
+      expect(file.moveWeights(model)).toBe(64 * 96 * 4); // W moved; b (384 B) and the constant stay inline
+      const w = model.graph?.initializer?.find((t) => t.name === "W");
+      expect([w?.rawData?.length, w?.dataLocation]).toEqual([0, onnx.TensorProto.DataLocation.EXTERNAL]);
+      const views: ArrayBufferLike[] = [];
+      for (const t of model.graph?.initializer ?? []) if (t.rawData?.length) views.push(t.rawData.buffer);
+      for (const n of model.graph?.node ?? [])
+        for (const a of n.attribute ?? []) if (a.t?.rawData?.length) views.push(a.t.rawData.buffer);
+      expect(views.length).toBe(2); // b and the constant
+      for (const v of views) expect(v).not.toBe(fileBuffer);
+
+      // The decoded model's buffer is freed at once (1 MiB + the model); the moved model still runs.
+      const fileSize = fileBuffer.byteLength;
+      expect(releaseModelBuffers([decoded, undefined], [])).toBe(fileSize);
+      expect(fileBuffer.byteLength).toBe(0);
+      const s = await useWeightFile(file, () => createWeightFileSession(model));
+      expect(Array.from((await s.run({ x: input() })).z?.data as Float32Array)).toEqual(Array.from(want));
+      await s.release();
+      // Outside useWeightFile the moved model has no weights to read: onnxruntime refuses it.
+      await expect(createWeightFileSession(model)).rejects.toThrow();
+    } finally {
+      file.dispose();
+    }
+    expect(existsSync(file.dir)).toBe(false);
+  });
+
+  it("releaseModelBuffers keeps the buffers it is told to keep and small (pooled) ones", () => {
+    const big = new Uint8Array(2 << 20);
+    const small = new Uint8Array(4096);
+    const kept = new Uint8Array(2 << 20);
+    const tensor = (name: string, bytes: Uint8Array) =>
+      onnx.TensorProto.create({ name, dataType: 2, dims: [bytes.length], rawData: bytes.subarray(16) });
+    const model = onnx.ModelProto.create({
+      graph: { initializer: [tensor("a", big), tensor("b", small), tensor("c", kept)] },
+    });
+    expect(releaseModelBuffers([model], [kept.buffer])).toBe(2 << 20);
+    expect([big.byteLength, small.byteLength, kept.byteLength]).toEqual([0, 4096, 2 << 20]);
   });
 });
 

@@ -9,6 +9,7 @@ import {
   DataType,
   encodeModel,
   findEmbeddingOutput,
+  loadPretrained,
   type ModelProto,
   mergeEncoderDecoder,
   writeTestModel,
@@ -132,6 +133,14 @@ describe("token map columns equal d loss_t / d s_i (embedding i scaled by s_i), 
       const prompt = "ab cd";
       const response = "xy z";
       const map = await detector.tokenMap(prompt, response);
+      // The detector released its graphs after building (its weights live in its weight file): the
+      // independent reference loads the folder again.
+      expect([detector.files.model, detector.files.encoder, detector.files.decoder]).toEqual([
+        undefined,
+        undefined,
+        undefined,
+      ]);
+      const files = await loadPretrained(dir);
       const tok = detector.files.tokenizer;
       const promptIds = tok.encode(prompt) as number[];
       const responseIds = tok.encode(response, { add_special_tokens: false }) as number[];
@@ -161,7 +170,7 @@ describe("token map columns equal d loss_t / d s_i (embedding i scaled by s_i), 
       };
       if (arch === "t5") {
         const merged = convertFloatType(
-          mergeEncoderDecoder(detector.files.encoder!, detector.files.decoder!),
+          mergeEncoderDecoder(files.encoder!, files.decoder!),
           DataType.FLOAT,
           DataType.DOUBLE,
         );
@@ -189,9 +198,7 @@ describe("token map columns equal d loss_t / d s_i (embedding i scaled by s_i), 
         ];
         lossPosition = (t) => t;
       } else {
-        const withLoss = await appendTokenLoss(
-          convertFloatType(detector.files.model!, DataType.FLOAT, DataType.DOUBLE),
-        );
+        const withLoss = await appendTokenLoss(convertFloatType(files.model!, DataType.FLOAT, DataType.DOUBLE));
         const tb = table(withLoss, "input_ids");
         model = await cutAtTensor(withLoss, findEmbeddingOutput(withLoss, "input_ids"), "inputs_embeds");
         const ids = [...promptIds, ...responseIds];
