@@ -48,8 +48,8 @@ const median = (xs) => {
   return s.length % 2 ? s[k] : (s[k - 1] + s[k]) / 2;
 };
 
-function child(cmd, args) {
-  const r = spawnSync(cmd, args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1 << 26 });
+function child(cmd, args, env = process.env) {
+  const r = spawnSync(cmd, args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1 << 26, env });
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed:\n${r.stderr}`);
   return JSON.parse(r.stdout.trim().split("\n").at(-1));
 }
@@ -80,6 +80,12 @@ const arg = (name, fallback) => {
 const lengths = arg("lengths", "64,256,1024").split(",").map(Number);
 const repeats = Number(arg("repeats", "3"));
 const threads = Number(arg("threads", "1"));
+const blasEnv = {
+  ...process.env,
+  OPENBLAS_NUM_THREADS: String(threads),
+  OMP_NUM_THREADS: String(threads),
+  MKL_NUM_THREADS: String(threads),
+};
 const archs = arg("archs", "gpt2,t5").split(",");
 const torchSchedules = arg("torch-schedules", "natural").split(",");
 const npovOptions = arg("npov-options", "{}");
@@ -142,7 +148,9 @@ for (const arch of archs) {
         const torchJson = join(work, `torch-${arch}-${n}-${s}.json`);
         if (torchFrom !== undefined) torch[s].push(JSON.parse(readFileSync(torchJson, "utf8")));
         else {
-          const result = child(PYTHON, [script, "map", arch, dir, idsFile, torchOut, String(threads), s]);
+          // torch.set_num_threads does not reach OpenBLAS's own thread pool (2 threads here, 198% CPU):
+          // the BLAS gets the same thread count through its environment.
+          const result = child(PYTHON, [script, "map", arch, dir, idsFile, torchOut, String(threads), s], blasEnv);
           writeFileSync(torchJson, JSON.stringify(result));
           torch[s].push(result);
         }
@@ -170,7 +178,7 @@ for (const arch of archs) {
         ...ts.map((x) => `${fmt(ns / x, 3)}`),
         `${fmt(nm)} MB`,
         ...tm.map((x) => `${fmt(x)} MB`),
-        `${sched.mode}, k=${sched.chunkSize}, ${sched.runs} runs`,
+        `${sched.mode}${sched.recompute === "superlinear" ? " (superlinear recomputed)" : ""}, k=${sched.chunkSize}, ${sched.runs} runs, ${fmt((sched.storedBytes ?? 0) / 1048576, 1)} MB stored`,
         diff.toExponential(1),
       ].join(" | ")} |`,
     );

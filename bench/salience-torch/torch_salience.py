@@ -31,6 +31,10 @@ from torch import nn
 VOCAB = 8192
 GPT2_CONFIG = dict(d=256, layers=4, heads=4, positions=1024)
 T5_CONFIG = dict(d=256, d_kv=64, heads=4, d_ff=1024, layers=3, buckets=32, max_distance=128)
+# Deeper or wider variants for the long-input runs of docs/benchmarks.md, e.g.
+# NPOV_BENCH_GPT2_CONFIG='{"layers": 12, "heads": 8}' (export and map must see the same value).
+GPT2_CONFIG.update(json.loads(os.environ.get("NPOV_BENCH_GPT2_CONFIG", "{}")))
+T5_CONFIG.update(json.loads(os.environ.get("NPOV_BENCH_T5_CONFIG", "{}")))
 SEED = 0
 
 

@@ -59,6 +59,17 @@ export interface SplitVjpOptions {
   wrt: string[];
   /** The LM head's input `h`; default: found with {@link findLmHeadInput}. */
   head?: string;
+  /**
+   * Which activations the backward recomputes instead of reading them from the forward pass.
+   * `"elementwise"` (default): chains of elementwise ops (decomposed GELU, SiLU) from stored tensors.
+   * `"superlinear"`: also every activation whose size grows faster than the sequence length (attention
+   * scores and probabilities, [.., s, s]), recomputed layer by layer inside each backward pass from stored
+   * tensors that grow at most linearly (queries, keys, masks): the stored activations then grow linearly
+   * with the sequence instead of quadratically, for about one more forward pass of attention work per
+   * backward pass (selective recomputation, as in Korthikanti et al. 2022, "Reducing Activation
+   * Recomputation in Large Transformer Models"). For long inputs; see {@link storedBytesAt}.
+   */
+  recompute?: "elementwise" | "superlinear";
 }
 
 /** A tensor the backward reads from the forward pass. */
@@ -103,6 +114,29 @@ export interface SplitVjp {
   batch: string;
   /** wrt tensor -> backward output with its gradient. */
   gradients: Record<string, string>;
+  /** What the backward recomputes (see {@link SplitVjpOptions.recompute}). */
+  recompute: "elementwise" | "superlinear";
+  /**
+   * Bytes of the saved tensors at batch 1 for probe inputs of 3, 5 and 7 tokens, measured at build time:
+   * {@link storedBytesAt} extrapolates them to a real length.
+   */
+  storedBytes: [number, number, number];
+}
+
+/** Probe lengths of {@link SplitVjp.storedBytes}: equally spaced, so second differences are exact. */
+const GROWTH_LENGTHS = [3, 5, 7] as const;
+
+/**
+ * Bytes the forward pass of `split` stores for the backward (at batch 1) for a sequence of `length` tokens
+ * (for an encoder-decoder, the longer of its two sequences: the estimate is then an upper bound). Exact for
+ * activations whose dims are affine in the length (every transformer activation: [s, d], [h, s, s], ...):
+ * the quadratic through the three sizes measured at build time.
+ */
+export function storedBytesAt(split: Pick<SplitVjp, "storedBytes">, length: number): number {
+  // Newton's forward differences through the sizes at the three equally spaced probe lengths.
+  const [b0, b1, b2] = split.storedBytes;
+  const x = (length - GROWTH_LENGTHS[0]) / (GROWTH_LENGTHS[1] - GROWTH_LENGTHS[0]);
+  return Math.max(0, b0 + x * (b1 - b0) + ((x * (x - 1)) / 2) * (b2 - 2 * b1 + b0));
 }
 
 const PASSTHROUGH = new Set(["Identity", "Cast", "Reshape", "Squeeze", "Unsqueeze"]);
@@ -461,6 +495,69 @@ function planRemat(
   return plan;
 }
 
+/** The most forward nodes one recomputed activation may take: beyond it (a model-wide prefix), it is stored. */
+const MAX_RECOMPUTED_NODES = 256;
+
+/**
+ * The `"superlinear"` plan (see {@link SplitVjpOptions.recompute}): for each tensor of `recompute` (in
+ * forward order), the forward nodes computing it from `stored` tensors, forward `inputs` and initializers
+ * -- any op, at most {@link MAX_RECOMPUTED_NODES} -- or none (then it is stored itself). Returns the plan
+ * and the forward inputs the chains read (the backward must be fed them).
+ */
+function planSuperlinear(
+  model: ModelProto,
+  recompute: readonly string[],
+  stored: ReadonlySet<string>,
+  inputs: ReadonlySet<string>,
+): { plan: Map<string, NodeProto[]>; inputLeaves: Set<string> } {
+  const graph = model.graph as GraphProto;
+  const nodes = graph.node as NodeProto[];
+  const producer = new Map<string, NodeProto>();
+  const order = new Map<NodeProto, number>();
+  nodes.forEach((n, i) => {
+    order.set(n, i);
+    for (const o of n.output) producer.set(o, n);
+  });
+  const inits = new Set((graph.initializer as TensorProto[]).map((t) => t.name));
+  const kept = new Set(stored);
+  const plan = new Map<string, NodeProto[]>();
+  const inputLeaves = new Set<string>();
+  const byOrder = [...recompute].sort(
+    (a, b) => (order.get(producer.get(a) as NodeProto) ?? -1) - (order.get(producer.get(b) as NodeProto) ?? -1),
+  );
+  for (const target of byOrder) {
+    const into = new Set<NodeProto>();
+    const leaves = new Set<string>();
+    // Iterative walk (a deep graph must not overflow the stack): every tensor on the way back to leaves.
+    const stack = [target];
+    let ok = true;
+    while (stack.length > 0 && ok) {
+      const t = stack.pop() as string;
+      if (!t || inits.has(t) || (t !== target && kept.has(t))) continue;
+      if (inputs.has(t)) {
+        leaves.add(t);
+        continue;
+      }
+      const p = producer.get(t);
+      if (p === undefined || into.size >= MAX_RECOMPUTED_NODES) ok = false;
+      else if (!into.has(p)) {
+        into.add(p);
+        pushAll(stack, p.input);
+      }
+    }
+    if (!ok) {
+      kept.add(target);
+      continue;
+    }
+    for (const leaf of leaves) inputLeaves.add(leaf);
+    plan.set(
+      target,
+      [...into].sort((x, y) => (order.get(x) as number) - (order.get(y) as number)),
+    );
+  }
+  return { plan, inputLeaves };
+}
+
 /**
  * Build the forward and backward graphs of a split VJP of `loss` (a per-position loss) with respect to
  * `wrt`, for a model whose inputs all have batch axis 0 (see the module comment).
@@ -515,11 +612,17 @@ async function buildSplit(model: ModelProto, options: SplitVjpOptions): Promise<
   }
   const probeNames = [...referenced, head];
   const dimNames = (name: string, rank: number) => Array.from({ length: rank }, (_, k) => `${name}_d${k}`);
-  // The same batch-1 run gives the LM head's probe (its input and products).
-  const [v1, v2] = (await runFor(model, [...new Set([...probeNames, ...headSub.products])], one, two)) as [
-    Values,
-    Values,
-  ];
+  // The same batch-1 run gives the LM head's probe (its input and products); with the runs at 7 and 10
+  // tokens it tells which tensors grow faster than the sequence (the superlinear plan).
+  const [v1, v2, v7, v10] = (await runFor(
+    model,
+    [...new Set([...probeNames, ...headSub.products])],
+    one,
+    two,
+    batchOneFeeds(model, 7),
+    batchOneFeeds(model, 10),
+  )) as [Values, Values, Values, Values];
+  const growthRuns = [v1, v7, v10]; // lengths 4, 7, 10: equally spaced
   const { model: headModel, headGrad, headInputs, vocab } = await buildHeadModel(model, head, loss, headSub, v1);
   const relation = new Map<string, number | null>();
   for (const name of probeNames) {
@@ -598,6 +701,21 @@ async function buildSplit(model: ModelProto, options: SplitVjpOptions): Promise<
   if (!bInits.some((t) => t.name === "split/one_1d"))
     bInits.push(makeTensor("split/one_1d", BigInt64Array.of(1n), [1]));
   const timed = new Map<string, string>();
+  const zeros = new Map<string, string>();
+  /** An int64 [1] zero computed from `grad`'s shape: adding it makes a value wait for `grad`. */
+  const timedZero = (grad: string, into: NodeProto[]): string => {
+    let name = zeros.get(grad);
+    if (name !== undefined) return name;
+    const prefix = `split/timed_zero_${zeros.size}`;
+    const op = (opType: string, input: string[], output: string) =>
+      into.push(onnx.NodeProto.create({ opType, input, output: [output], name: `${output}/node` }));
+    op("Shape", [grad], `${prefix}/shape`);
+    op("Slice", [`${prefix}/shape`, "split/zero_1d", "split/one_1d"], `${prefix}/first`);
+    op("Mul", [`${prefix}/first`, "split/zero_1d"], `${prefix}/zero`);
+    name = `${prefix}/zero`;
+    zeros.set(grad, name);
+    return name;
+  };
   /** Repeats for a Tile placed before `reader`: the batch size, made to depend on the newest gradient. */
   const timedRepeats = (rank: number, axis: number, reader: NodeProto, into: NodeProto[]): string => {
     const grad = newestGradient.get(reader) ?? upstream;
@@ -605,12 +723,14 @@ async function buildSplit(model: ModelProto, options: SplitVjpOptions): Promise<
     let name = timed.get(key);
     if (name !== undefined) return name;
     const prefix = `split/timed_${timed.size}`;
-    const op = (opType: string, input: string[], output: string) =>
-      into.push(onnx.NodeProto.create({ opType, input, output: [output], name: `${output}/node` }));
-    op("Shape", [grad], `${prefix}/shape`);
-    op("Slice", [`${prefix}/shape`, "split/zero_1d", "split/one_1d"], `${prefix}/first`);
-    op("Mul", [`${prefix}/first`, "split/zero_1d"], `${prefix}/zero`);
-    op("Add", [repeatsFor(rank, axis), `${prefix}/zero`], `${prefix}/repeats`);
+    into.push(
+      onnx.NodeProto.create({
+        opType: "Add",
+        input: [repeatsFor(rank, axis), timedZero(grad, into)],
+        output: [`${prefix}/repeats`],
+        name: `${prefix}/repeats/node`,
+      }),
+    );
     name = `${prefix}/repeats`;
     timed.set(key, name);
     return name;
@@ -620,6 +740,54 @@ async function buildSplit(model: ModelProto, options: SplitVjpOptions): Promise<
     referenced.filter((n) => !(consumers.get(n) as NodeProto[]).every(shapeOnly)),
     new Set([head, ...forwardInputs]),
   );
+  const recompute = options.recompute ?? "elementwise";
+  // Backward node positions: chains are emitted in the order the backward first reads their tensors, so a
+  // forward node two chains share is emitted (and timed) for the earlier one.
+  const position = new Map<NodeProto, number>(backwardNodes.map((n, i) => [n, i]));
+  const firstRead = (name: string) => position.get((consumers.get(name) as NodeProto[])[0] as NodeProto) ?? 0;
+  let inputLeaves = new Set<string>();
+  if (recompute === "superlinear") {
+    const elements = (t: ort.Tensor | undefined) => (t === undefined ? 0 : t.dims.reduce((a, b) => a * b, 1));
+    const superlinear = (name: string) => {
+      const [e4, e7, e10] = growthRuns.map((r) => elements(r[name]));
+      return (e10 as number) - 2 * (e7 as number) + (e4 as number) > 0;
+    };
+    const readOnlyShape = (name: string) => (consumers.get(name) as NodeProto[]).every(shapeOnly);
+    const targets = referenced.filter(
+      (n) => !remat.has(n) && !readOnlyShape(n) && n !== head && !forwardInputs.has(n) && superlinear(n),
+    );
+    const targetSet = new Set(targets);
+    // Tensors whose shape only the backward reads are stored as shapes: no chain may start from them.
+    const stored = new Set(referenced.filter((n) => !remat.has(n) && !targetSet.has(n) && !readOnlyShape(n)));
+    stored.add(head);
+    const planned = planSuperlinear(model, targets, stored, forwardInputs);
+    for (const [name, chain] of planned.plan) remat.set(name, chain);
+    inputLeaves = planned.inputLeaves;
+    referenced.sort((a, b) => firstRead(a) - firstRead(b));
+  }
+  /**
+   * With the superlinear plan, a chain's reads of stored tensors go through a Reshape whose shape depends
+   * on the newest gradient before its reader (as the Tiles' repeats do): onnxruntime would otherwise run
+   * every layer's recomputation as soon as the backward starts and keep them all alive at once.
+   */
+  const timedReads = new Map<string, string>();
+  const timedRead = (x: string, reader: NodeProto, into: NodeProto[]): string => {
+    const grad = newestGradient.get(reader) ?? upstream;
+    const key = `${grad}|${x}`;
+    let name = timedReads.get(key);
+    if (name !== undefined) return name;
+    name = `split/timed_read_${timedReads.size}`;
+    const zero = timedZero(grad, into);
+    const op = (opType: string, input: string[], output: string) =>
+      into.push(onnx.NodeProto.create({ opType, input, output: [output], name: `${output}/node` }));
+    op("Shape", [x], `${name}/shape`);
+    op("Add", [`${name}/shape`, zero], `${name}/timed_shape`);
+    op("Reshape", [x, `${name}/timed_shape`], name);
+    timedReads.set(key, name);
+    return name;
+  };
+  const chainLeaves = new Set<string>();
+  const recomputedOutputs = new Set<string>();
   const bInitNames = new Set(bInits.map((t) => t.name));
   const emitted = new Set<NodeProto>();
   const fNodes = fGraph.node as NodeProto[];
@@ -678,11 +846,20 @@ async function buildSplit(model: ModelProto, options: SplitVjpOptions): Promise<
       for (const n of chain) {
         if (emitted.has(n)) continue;
         emitted.add(n);
+        const input =
+          recompute === "superlinear"
+            ? n.input.map((x) => {
+                if (!x || forwardInits.has(x) || recomputedOutputs.has(x)) return x;
+                chainLeaves.add(x);
+                return timedRead(x, reader, prelude);
+              })
+            : n.input.slice();
+        for (const o of n.output) if (o) recomputedOutputs.add(o);
         prelude.push(
           onnx.NodeProto.create({
             ...n,
             name: `split/remat/${n.name}`,
-            input: n.input.slice(),
+            input,
             output: n.output.slice(),
           }),
         );
@@ -716,6 +893,14 @@ async function buildSplit(model: ModelProto, options: SplitVjpOptions): Promise<
       before.set(reader, prelude);
     }
   }
+  // Forward inputs the recomputation reads that the backward did not read already: fed as they are (the
+  // chains run at batch 1).
+  for (const name of inputLeaves) {
+    if (!chainLeaves.has(name) || saved.some((t) => t.name === name)) continue;
+    const info = (baseGraph.input as ValueInfoProto[]).find((v) => v.name === name) as ValueInfoProto;
+    saved.push({ name, source: "input", input: name, tileAxis: undefined });
+    bInputs.push(onnx.ValueInfoProto.create({ ...info, name }));
+  }
   fGraph.output = fOutputs;
   pruneDeadNodes(fGraph);
 
@@ -745,7 +930,12 @@ async function buildSplit(model: ModelProto, options: SplitVjpOptions): Promise<
     producerName: "npov split-vjp",
     graph: bGraph,
   });
-  const probeFeeds = await backwardProbeFeeds(model, forward, backward, { head, saved, upstream, batch });
+  const { feeds: probeFeeds, savedBytes } = await backwardProbeFeeds(model, forward, backward, {
+    head,
+    saved,
+    upstream,
+    batch,
+  });
   const gradientNames = Object.values(body.gradients);
   const reference = await foldReductionAxes(backward, probeFeeds, gradientNames);
   await broadcastSavedTensors(backward, probeFeeds, reference, upstream, gradientNames);
@@ -758,6 +948,7 @@ async function buildSplit(model: ModelProto, options: SplitVjpOptions): Promise<
     (o, i, all) => all.findIndex((x) => x.name === o.name) === i && (o.name === head || kept.has(o.name)),
   );
   pruneDeadNodes(fGraph);
+  const finalSaved = saved.filter((s) => kept.has(s.name));
   return {
     forward,
     headModel,
@@ -766,10 +957,16 @@ async function buildSplit(model: ModelProto, options: SplitVjpOptions): Promise<
     headGrad,
     headInputs,
     vocab,
-    saved: saved.filter((s) => kept.has(s.name)),
+    saved: finalSaved,
     upstream,
     batch,
     gradients: body.gradients,
+    recompute,
+    storedBytes: [0, 1, 2].map((i) => finalSaved.reduce((sum, t) => sum + (savedBytes.get(t.name)?.[i] ?? 0), 0)) as [
+      number,
+      number,
+      number,
+    ],
   };
 }
 
@@ -782,17 +979,26 @@ async function backwardProbeFeeds(
   forward: ModelProto,
   backward: ModelProto,
   wiring: { head: string; saved: readonly SavedTensor[]; upstream: string; batch: string },
-): Promise<Values[]> {
+): Promise<{ feeds: Values[]; savedBytes: Map<string, [number, number, number]> }> {
   const fInputs = new Set(((forward.graph as GraphProto).input as ValueInfoProto[]).map((v) => v.name));
   const outputs = ((forward.graph as GraphProto).output as ValueInfoProto[]).map((o) => o.name);
   const sizes = [
-    { length: 3, k: 2 },
-    { length: 5, k: 3 },
+    { length: GROWTH_LENGTHS[0], k: 2 },
+    { length: GROWTH_LENGTHS[1], k: 3 },
   ];
   const backwardFeeds: Values[] = [];
-  const modelFeeds = sizes.map(({ length }) => batchOneFeeds(model, length));
+  // The third length only measures the saved tensors' sizes (see storedBytesAt).
+  const modelFeeds = GROWTH_LENGTHS.map((length) => batchOneFeeds(model, length));
   const forwardFeeds = modelFeeds.map((all) => Object.fromEntries(Object.entries(all).filter(([n]) => fInputs.has(n))));
   const forwardRuns = await runFor(forward, outputs, ...forwardFeeds);
+  const savedBytes = new Map<string, [number, number, number]>();
+  for (const s of wiring.saved) {
+    const bytes = GROWTH_LENGTHS.map((_, i) => {
+      const t = s.source === "input" ? modelFeeds[i]?.[s.input as string] : forwardRuns[i]?.[s.name];
+      return t === undefined ? 0 : (t.data as ArrayBufferView).byteLength;
+    });
+    savedBytes.set(s.name, bytes as [number, number, number]);
+  }
   for (const [i, { k }] of sizes.entries()) {
     const all = modelFeeds[i] as Values;
     const f = forwardRuns[i] as Values;
@@ -813,7 +1019,7 @@ async function backwardProbeFeeds(
   }
   const bInputs = new Set(((backward.graph as GraphProto).input as ValueInfoProto[]).map((v) => v.name));
   for (const feeds of backwardFeeds) for (const name of Object.keys(feeds)) if (!bInputs.has(name)) delete feeds[name];
-  return backwardFeeds;
+  return { feeds: backwardFeeds, savedBytes };
 }
 
 async function foldReductionAxes(

@@ -17,6 +17,7 @@ import {
   makeTensor,
   SplitVjpError,
   SplitVjpSession,
+  storedBytesAt,
   tileTensor,
   writeTestModel,
 } from "@npov/autograd";
@@ -46,74 +47,86 @@ function exampleFeeds(model: ModelProto, length: number, seed: number): Record<s
 }
 
 describe("split VJP equals the recompute VJP and central differences (float64)", () => {
-  for (const arch of ["gpt2", "llama", "t5"] as const) {
-    it(arch, async () => {
-      const dir = join(root, arch);
-      writeTestModel(dir, arch, { seed: 4 });
-      const files = await loadPretrained(dir);
-      const graph = await embeddingGraph(files, { decoderEmbeds: true, precision: "float64" });
-      const wrt = files.encoderDecoder ? ["inputs_embeds", "decoder_inputs_embeds"] : ["inputs_embeds"];
-      const split = await buildSplitVjp(graph.model, { wrt });
-      // The head is the LM head's input: a [1, s, d] activation, not the logits.
-      expect(split.head).toBe(findLmHeadInput(graph.model));
-      expect(split.saved.some((s) => s.tileAxis === 0)).toBe(true);
-      const options = { graphOptimizationLevel: "basic" as const, logSeverityLevel: 4 as const };
-      const session = await SplitVjpSession.create(split, options);
-      const feeds = exampleFeeds(graph.model, 5, 7);
-      const lossLength = (feeds.labels as ort.Tensor).dims[1] as number;
-      const positions = [4, 0, 2];
-      const run = await session.forward(feeds, positions);
-      const grads = await session.backward(run, positions);
+  for (const arch of ["gpt2", "llama", "t5"] as const)
+    for (const recompute of ["elementwise", "superlinear"] as const)
+      it(`${arch}, ${recompute}`, async () => {
+        const dir = join(root, arch);
+        writeTestModel(dir, arch, { seed: 4 });
+        const files = await loadPretrained(dir);
+        const graph = await embeddingGraph(files, { decoderEmbeds: true, precision: "float64" });
+        const wrt = files.encoderDecoder ? ["inputs_embeds", "decoder_inputs_embeds"] : ["inputs_embeds"];
+        const split = await buildSplitVjp(graph.model, { wrt, recompute });
+        expect(split.recompute).toBe(recompute);
+        // The head is the LM head's input: a [1, s, d] activation, not the logits.
+        expect(split.head).toBe(findLmHeadInput(graph.model));
+        expect(split.saved.some((s) => s.tileAxis === 0)).toBe(true);
+        // Stored bytes at 3, 5, 7 tokens: attention probabilities make them grow quadratically; the
+        // superlinear plan recomputes every such tensor, so what it stores grows exactly linearly.
+        const [b3, b5, b7] = split.storedBytes;
+        if (recompute === "superlinear") expect(b7 - 2 * b5 + b3).toBe(0);
+        else expect(b7 - 2 * b5 + b3).toBeGreaterThan(0);
+        const options = { graphOptimizationLevel: "basic" as const, logSeverityLevel: 4 as const };
+        const session = await SplitVjpSession.create(split, options);
+        const feeds = exampleFeeds(graph.model, 5, 7);
+        const lossLength = (feeds.labels as ort.Tensor).dims[1] as number;
+        const positions = [4, 0, 2];
+        const run = await session.forward(feeds, positions);
+        // The estimate at 5 tokens is what the forward pass stored (every dim is affine in the length).
+        expect(storedBytesAt(split, 5)).toBe(run.bytes);
+        const grads = await session.backward(run, positions);
 
-      // Recompute path: forward + backward at batch 3 over the tiled example, one-hot upstream per row.
-      const reference = await GradientSession.create(graph.model, {
-        of: "token_loss",
-        wrt,
-        seed: "input",
-        sessionOptions: options,
-      });
-      const tiled = Object.fromEntries(Object.entries(feeds).map(([n, t]) => [n, tileTensor(t, 0, positions.length)]));
-      const upstream = new Float64Array(positions.length * lossLength);
-      positions.forEach((p, b) => {
-        upstream[b * lossLength + p] = 1;
-      });
-      const r = await reference.run(tiled, {
-        upstream: { token_loss: new ort.Tensor("float64", upstream, [positions.length, lossLength]) },
-        outputs: [],
-      });
-      for (const w of wrt) {
-        const a = grads[w]?.data as Float64Array;
-        const b = r.gradients[w]?.data as Float64Array;
-        expect(grads[w]?.dims).toEqual(r.gradients[w]?.dims);
-        const scale = Math.max(...Array.from(b, Math.abs));
-        expect(scale).toBeGreaterThan(1e-6);
-        for (let i = 0; i < b.length; i++)
-          expect(Math.abs((a[i] as number) - (b[i] as number))).toBeLessThan(1e-12 * scale + 1e-15);
-      }
+        // Recompute path: forward + backward at batch 3 over the tiled example, one-hot upstream per row.
+        const reference = await GradientSession.create(graph.model, {
+          of: "token_loss",
+          wrt,
+          seed: "input",
+          sessionOptions: options,
+        });
+        const tiled = Object.fromEntries(
+          Object.entries(feeds).map(([n, t]) => [n, tileTensor(t, 0, positions.length)]),
+        );
+        const upstream = new Float64Array(positions.length * lossLength);
+        positions.forEach((p, b) => {
+          upstream[b * lossLength + p] = 1;
+        });
+        const r = await reference.run(tiled, {
+          upstream: { token_loss: new ort.Tensor("float64", upstream, [positions.length, lossLength]) },
+          outputs: [],
+        });
+        for (const w of wrt) {
+          const a = grads[w]?.data as Float64Array;
+          const b = r.gradients[w]?.data as Float64Array;
+          expect(grads[w]?.dims).toEqual(r.gradients[w]?.dims);
+          const scale = Math.max(...Array.from(b, Math.abs));
+          expect(scale).toBeGreaterThan(1e-6);
+          for (let i = 0; i < b.length; i++)
+            expect(Math.abs((a[i] as number) - (b[i] as number))).toBeLessThan(1e-12 * scale + 1e-15);
+        }
 
-      // Central differences of loss_p w.r.t. three entries of inputs_embeds, seed b = 1 (position 0).
-      const forwardOnly = await ort.InferenceSession.create(encodeModel(graph.model), options);
-      const base = feeds.inputs_embeds as ort.Tensor;
-      const lossAt = async (index: number, delta: number) => {
-        const data = Float64Array.from(base.data as Float64Array);
-        data[index] = (data[index] as number) + delta;
-        const out = await forwardOnly.run({ ...feeds, inputs_embeds: new ort.Tensor("float64", data, base.dims) }, [
-          "token_loss",
-        ]);
-        return (out.token_loss as ort.Tensor).data[positions[1] as number] as number;
-      };
-      const g = grads.inputs_embeds?.data as Float64Array;
-      const perSeed = g.length / positions.length;
-      for (const index of [0, 7, perSeed - 1]) {
-        const h = 1e-6;
-        const numeric = ((await lossAt(index, h)) - (await lossAt(index, -h))) / (2 * h);
-        expect(Math.abs((g[perSeed + index] as number) - numeric)).toBeLessThan(1e-7 * Math.max(1, Math.abs(numeric)));
-      }
-      await session.release();
-      await reference.release();
-      await forwardOnly.release();
-    }, 60_000);
-  }
+        // Central differences of loss_p w.r.t. three entries of inputs_embeds, seed b = 1 (position 0).
+        const forwardOnly = await ort.InferenceSession.create(encodeModel(graph.model), options);
+        const base = feeds.inputs_embeds as ort.Tensor;
+        const lossAt = async (index: number, delta: number) => {
+          const data = Float64Array.from(base.data as Float64Array);
+          data[index] = (data[index] as number) + delta;
+          const out = await forwardOnly.run({ ...feeds, inputs_embeds: new ort.Tensor("float64", data, base.dims) }, [
+            "token_loss",
+          ]);
+          return (out.token_loss as ort.Tensor).data[positions[1] as number] as number;
+        };
+        const g = grads.inputs_embeds?.data as Float64Array;
+        const perSeed = g.length / positions.length;
+        for (const index of [0, 7, perSeed - 1]) {
+          const h = 1e-6;
+          const numeric = ((await lossAt(index, h)) - (await lossAt(index, -h))) / (2 * h);
+          expect(Math.abs((g[perSeed + index] as number) - numeric)).toBeLessThan(
+            1e-7 * Math.max(1, Math.abs(numeric)),
+          );
+        }
+        await session.release();
+        await reference.release();
+        await forwardOnly.release();
+      }, 60_000);
 });
 
 /**

@@ -23,6 +23,7 @@ import {
   type SplitVjp,
   SplitVjpError,
   SplitVjpSession,
+  storedBytesAt,
   useWeightFile,
   WeightFile,
   withModelContext,
@@ -68,7 +69,8 @@ export interface SalienceOptions {
   /**
    * Output tokens per batched backward pass (k). Default `"auto"`: with the split schedule, the largest k
    * (at most 16) whose backward re-reads at most `backwardMemory` bytes of activations (k x the bytes one
-   * forward pass stores), so long inputs get small k and bounded memory; with recompute, 8.
+   * forward pass stores), so long inputs get small k and bounded memory -- raised, within twice that
+   * budget, until the shortest sequence gives each product 128 rows (k x its length); with recompute, 8.
    */
   chunkSize?: number | "auto";
   /**
@@ -82,6 +84,15 @@ export interface SalienceOptions {
   schedule?: "auto" | "split" | "recompute";
   /** Byte budget of one batched backward pass's tiled activations for `chunkSize: "auto"` (default 16 MiB). */
   backwardMemory?: number;
+  /**
+   * Byte budget of the activations the split schedule's forward pass stores (default 256 MiB). An input
+   * whose stored activations would exceed it (estimated from the model and the input's length before
+   * running, see @npov/autograd `storedBytesAt`) uses a second split whose backward recomputes, layer by
+   * layer, every activation that grows faster than the sequence (attention scores and probabilities)
+   * instead of storing it: memory then grows linearly with the input instead of quadratically, for more
+   * time per backward pass. `TokenMap.schedule.recompute` says which was used.
+   */
+  activationMemory?: number;
   /**
    * onnxruntime intra-op threads. Default `"auto"`: 1 for inputs shorter than 512 tokens (thread
    * hand-offs cost more than they save on small products, and on a loaded 2-core machine the default pool
@@ -138,6 +149,13 @@ export interface SalienceSchedule {
   runs: number;
   /** Why the split schedule was not used (schedule "auto" on a graph it cannot handle). */
   fallback?: string;
+  /**
+   * With `split`: what the backward recomputes instead of storing -- `"elementwise"` chains only, or also
+   * the `"superlinear"` activations (an input over `activationMemory`).
+   */
+  recompute?: "elementwise" | "superlinear";
+  /** With `split`: bytes of activations the forward pass stored for the backward passes. */
+  storedBytes?: number;
 }
 
 export interface ArgumentWordSalience {
@@ -190,9 +208,11 @@ interface Built {
   float: "float32" | "float64";
   /** The split graphs, or why there are none. */
   split: SplitVjp | undefined;
+  /** The split that recomputes superlinear activations (built on the first input over `activationMemory`). */
+  longSplit: Promise<SplitVjp> | undefined;
   fallback: string | undefined;
-  /** Sessions per intra-op thread count (created on first use). */
-  splitSessions: Map<number | "default", Promise<SplitVjpSession>>;
+  /** Sessions per split and intra-op thread count (created on first use). */
+  splitSessions: Map<string, Promise<SplitVjpSession>>;
   recomputeSessions: Map<number | "default", Promise<GradientSession>>;
 }
 
@@ -200,12 +220,20 @@ interface Built {
 const MULTI_THREAD_TOKENS = 512;
 const MAX_AUTO_THREADS = 4;
 const MAX_AUTO_CHUNK = 16;
+/** `chunkSize: "auto"` batches at least this many rows of the shortest sequence per backward pass. */
+const MIN_BATCHED_ROWS = 128;
 /**
  * Default byte budget of the activations one batched backward pass tiles (k seeds: k x the stored
  * activations that depend on the batch). Small on purpose: a batched backward's peak grows faster than k
  * and per-seed time did not drop with k in bench/salience (256 tokens: k = 1 35 ms/seed, k = 4 64 ms/seed).
  */
 const DEFAULT_BACKWARD_MEMORY = 16 * 1024 * 1024;
+/**
+ * Default budget of the split forward pass's stored activations. The bench models store 73-105 MB at 1,024
+ * tokens (under it: the faster plain split); a 12-layer, 12-head model stores ~600 MB of attention
+ * probabilities alone at 1,024 tokens, and quadratically more beyond.
+ */
+const DEFAULT_ACTIVATION_MEMORY = 256 * 1024 * 1024;
 
 /** Gradient x input salience from a local ONNX model (encoder-decoder or causal LM). */
 export class SalienceDetector {
@@ -263,6 +291,9 @@ export class SalienceDetector {
     const backwardMemory = options.backwardMemory ?? DEFAULT_BACKWARD_MEMORY;
     if (!(Number.isFinite(backwardMemory) && backwardMemory > 0))
       throw new InvalidValueError("backwardMemory", "must be a positive number of bytes.");
+    const activationMemory = options.activationMemory ?? DEFAULT_ACTIVATION_MEMORY;
+    if (!(Number.isFinite(activationMemory) && activationMemory > 0))
+      throw new InvalidValueError("activationMemory", "must be a positive number of bytes.");
     const variant = options.variant ?? "grad-x-input";
     if (variant !== "grad-x-input" && variant !== "grad-norm")
       throw new InvalidValueError("variant", 'must be "grad-x-input" or "grad-norm".');
@@ -279,6 +310,7 @@ export class SalienceDetector {
         threads,
         schedule,
         backwardMemory,
+        activationMemory,
         precision: options.precision ?? "float32",
         epsilon: options.epsilon ?? GMEAN_EPSILON,
         sessionOptions: options.sessionOptions ?? {},
@@ -326,6 +358,7 @@ export class SalienceDetector {
           graph,
           float: this.options.precision,
           split,
+          longSplit: undefined,
           fallback,
           splitSessions: new Map(),
           recomputeSessions: new Map(),
@@ -365,14 +398,31 @@ export class SalienceDetector {
   }
 
   private splitSession(built: Built, split: SplitVjp, threads: number | "default"): Promise<SplitVjpSession> {
-    let s = built.splitSessions.get(threads);
+    const key = `${split.recompute}|${threads}`;
+    let s = built.splitSessions.get(key);
     if (s === undefined) {
       s = withModelContext(this.files, () =>
         useWeightFile(built.weights, () => SplitVjpSession.create(split, this.sessionOptions(threads))),
       );
-      built.splitSessions.set(threads, s);
+      built.splitSessions.set(key, s);
     }
     return s;
+  }
+
+  /**
+   * The split for an input of `length` tokens: the built one, or (when its stored activations would exceed
+   * `activationMemory`) the one recomputing superlinear activations, built on first need.
+   */
+  private splitFor(built: Built, split: SplitVjp, length: number): Promise<SplitVjp> {
+    if (storedBytesAt(split, length) <= this.options.activationMemory) return Promise.resolve(split);
+    // A graph the superlinear plan cannot build (none known) keeps the plain split: slower to fail than to
+    // run over the budget, and `schedule.recompute` says which one ran.
+    built.longSplit ??= withModelContext(this.files, () =>
+      useWeightFile(built.weights, () =>
+        buildSplitVjp(built.graph.model, { wrt: this.wrt(), recompute: "superlinear" }),
+      ),
+    ).catch(() => split);
+    return built.longSplit;
   }
 
   private recomputeSession(built: Built, threads: number | "default"): Promise<GradientSession> {
@@ -610,20 +660,28 @@ export class SalienceDetector {
       built.fallback = splitFailure(error);
       return undefined;
     };
+    // Activations grow with the longer sequence (the encoder's or the decoder's) or the whole causal input.
+    const length = ed ? Math.max(m, l) : s;
+    const split =
+      built.split === undefined ? undefined : await this.splitFor(built, built.split, length).catch(onSplitFailure);
     const splitSession =
-      built.split === undefined
-        ? undefined
-        : await this.splitSession(built, built.split, threads).catch(onSplitFailure);
+      split === undefined ? undefined : await this.splitSession(built, split, threads).catch(onSplitFailure);
     if (splitSession !== undefined) {
       const session = splitSession;
       const forward = await guard(() => session.forward(feeds(1), seeds));
       runs++;
+      // "auto": as many seeds as the memory budget allows; and, within twice the budget, enough that the
+      // shortest sequence's products get MIN_BATCHED_ROWS rows (a T5's 64-token decoder at k = 1 ran small
+      // products: k = 2 was 9% faster for 3 MB more at 256 tokens in bench/salience).
+      const perSeed = Math.max(1, forward.tiledBytes);
+      const byBudget = Math.floor(this.options.backwardMemory / perSeed);
+      const byRows = Math.min(
+        Math.ceil(MIN_BATCHED_ROWS / Math.max(1, ed ? Math.min(m, l) : s)),
+        Math.floor((2 * this.options.backwardMemory) / perSeed),
+      );
       const chunk =
         this.options.chunkSize === "auto"
-          ? Math.max(
-              1,
-              Math.min(MAX_AUTO_CHUNK, Math.floor(this.options.backwardMemory / Math.max(1, forward.tiledBytes))),
-            )
+          ? Math.min(MAX_AUTO_CHUNK, Math.max(1, byBudget, byRows))
           : this.options.chunkSize;
       for (let t0 = 0; t0 < l; t0 += chunk) {
         const batch = Math.min(chunk, l - t0);
@@ -632,7 +690,17 @@ export class SalienceDetector {
         fill(grads, t0, batch);
       }
       requireFinite(attributions);
-      return { attributions, schedule: { mode: "split", chunkSize: Math.min(chunk, l), threads, runs } };
+      return {
+        attributions,
+        schedule: {
+          mode: "split",
+          chunkSize: Math.min(chunk, l),
+          threads,
+          runs,
+          recompute: (split as SplitVjp).recompute,
+          storedBytes: forward.bytes,
+        },
+      };
     }
 
     const session = await this.recomputeSession(built, threads);

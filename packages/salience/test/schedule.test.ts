@@ -72,6 +72,36 @@ describe("split and recompute schedules compute the same token map (float64)", (
     }
   }, 60_000);
 
+  it("an input over activationMemory uses the split that recomputes superlinear activations: the same map", async () => {
+    for (const arch of ["gpt2", "t5"] as const) {
+      const dir = join(root, `${arch}-long`);
+      writeTestModel(dir, arch, { seed: 12 });
+      const plain = await SalienceDetector.fromPretrained(dir, { precision: "float64", chunkSize: 2 });
+      const a = await plain.tokenMap("ab cd ef gh", "xy zw q");
+      expect(a.schedule).toMatchObject({ mode: "split", recompute: "elementwise" });
+      // A budget below what this input stores: the superlinear split, built on first need.
+      const budget = (a.schedule?.storedBytes as number) - 1;
+      const long = await SalienceDetector.fromPretrained(dir, {
+        precision: "float64",
+        chunkSize: 2,
+        activationMemory: budget,
+      });
+      const b = await long.tokenMap("ab cd ef gh", "xy zw q");
+      expect(b.schedule).toMatchObject({ mode: "split", recompute: "superlinear", runs: a.schedule?.runs });
+      const scale = Math.max(...Array.from(a.attributions.data, Math.abs));
+      expect(scale).toBeGreaterThan(0);
+      for (let i = 0; i < a.attributions.data.length; i++)
+        expect(Math.abs((b.attributions.data[i] as number) - (a.attributions.data[i] as number))).toBeLessThan(
+          1e-12 * scale,
+        );
+      // A shorter input stays under the budget: the plain split again, same detector.
+      const short = await long.tokenMap("ab", "xy");
+      expect(short.schedule?.recompute).toBe("elementwise");
+      await plain.dispose();
+      await long.dispose();
+    }
+  }, 60_000);
+
   it("auto picks split for short inputs and 1 thread, and the default chunk stays within the budget", async () => {
     const dir = join(root, "gpt2");
     writeTestModel(dir, "gpt2", { seed: 2 });
@@ -150,6 +180,8 @@ describe("schedule options", () => {
       { schedule: "sometimes" as "auto" },
       { chunkSize: -1 },
       { backwardMemory: 0 },
+      { activationMemory: 0 },
+      { activationMemory: Number.NaN },
     ])
       await expect(SalienceDetector.fromPretrained(dir, bad)).rejects.toBeInstanceOf(InvalidValueError);
     const detector = await SalienceDetector.fromPretrained(dir);
