@@ -38,7 +38,7 @@ import {
   valueInfoShape,
 } from "./proto.js";
 import { pruneDeadNodes } from "./surgery.js";
-import { createWeightFileSession, WeightFile, withWeightFile } from "./weight-file.js";
+import { createWeightFileSession, withWeightFile } from "./weight-file.js";
 
 /** The graph cannot be split into one forward and batched backward passes; `reason` says why. */
 export class SplitVjpError extends NpovError {
@@ -1218,6 +1218,11 @@ export interface SplitForwardRun {
    * per seed (k seeds: about k times this), for choosing k.
    */
   tiledBytes: number;
+  /**
+   * Upstream buffers of finished backward passes (all zero), reused by the next ones of this run: a fresh
+   * [k, s, d] buffer per pass was garbage V8 collected late (bench/salience, 1,024 tokens: 257 x 1 MB).
+   */
+  spareUpstream: Array<Float32Array | Float64Array>;
 }
 
 /**
@@ -1347,7 +1352,7 @@ export class SplitVjpSession {
         seeds.set(p, gd.slice(j * width, (j + 1) * width));
       });
     }
-    return { head, seeds, saved, bytes, tiledBytes };
+    return { head, seeds, saved, bytes, tiledBytes, spareUpstream: [] };
   }
 
   /**
@@ -1360,12 +1365,19 @@ export class SplitVjpSession {
     const block = (dims[1] as number) * width;
     const k = positions.length;
     if (k === 0) throw new InvalidValueError("positions", "is empty: a backward pass needs at least one seed.");
-    const up = run.head.type === "float64" ? new Float64Array(k * block) : new Float32Array(k * block);
-    positions.forEach((p, b) => {
-      const row = run.seeds.get(p);
-      if (row === undefined)
+    for (const p of positions)
+      if (!run.seeds.has(p))
         throw new InvalidValueError("positions", `position ${p} was not a seed position of the forward run.`);
-      up.set(row, b * block + p * width);
+    // A spare buffer of this size if one is free (concurrent passes of one run each take their own).
+    const spare = run.spareUpstream.findIndex((b) => b.length === k * block);
+    const up =
+      spare >= 0
+        ? (run.spareUpstream.splice(spare, 1)[0] as Float32Array | Float64Array)
+        : run.head.type === "float64"
+          ? new Float64Array(k * block)
+          : new Float32Array(k * block);
+    positions.forEach((p, b) => {
+      up.set(run.seeds.get(p) as Float32Array | Float64Array, b * block + p * width);
     });
     const feeds: Values = {
       ...run.saved,
@@ -1379,10 +1391,19 @@ export class SplitVjpSession {
     if (this.backwardInputs.has(this.split.batch))
       feeds[this.split.batch] = new ort.Tensor("int64", BigInt64Array.of(BigInt(k)), [1]);
     const names = Object.entries(this.split.gradients);
-    const r = await this.backwardSession.run(
-      feeds,
-      names.map(([, o]) => o),
-    );
+    let r: Values;
+    try {
+      r = await this.backwardSession.run(
+        feeds,
+        names.map(([, o]) => o),
+      );
+    } finally {
+      // Zero again (only the rows set above) and hand the buffer to the run's next pass.
+      positions.forEach((p, b) => {
+        up.fill(0, b * block + p * width, b * block + (p + 1) * width);
+      });
+      run.spareUpstream.push(up);
+    }
     const out: Values = {};
     for (const [wrt, o] of names) out[wrt] = r[o] as ort.Tensor;
     return out;

@@ -74,6 +74,23 @@ describe("split VJP equals the recompute VJP and central differences (float64)",
         // The estimate at 5 tokens is what the forward pass stored (every dim is affine in the length).
         expect(storedBytesAt(split, 5)).toBe(run.bytes);
         const grads = await session.backward(run, positions);
+        // Passes reuse the run's upstream buffer; passes at the same time each take their own: the same
+        // gradients as the batched pass, and a later pass reusing a buffer the same as the first, bit for bit.
+        const single = await Promise.all(positions.map((p) => session.backward(run, [p])));
+        const again = await session.backward(run, [positions[0] as number]);
+        // One buffer of the batch-3 pass, three of the concurrent batch-1 passes (the later one reused one).
+        expect(run.spareUpstream.map((b) => b.length / (run.head.data.length as number))).toEqual([3, 1, 1, 1]);
+        for (const w of wrt) {
+          const whole = grads[w]?.data as Float64Array;
+          const per = whole.length / positions.length;
+          const scale = Math.max(...Array.from(whole, Math.abs));
+          single.forEach((g, b) => {
+            const one = g[w]?.data as Float64Array;
+            for (let i = 0; i < per; i++)
+              expect(Math.abs((one[i] as number) - (whole[b * per + i] as number))).toBeLessThan(1e-12 * scale);
+          });
+          expect(Array.from(again[w]?.data as Float64Array)).toEqual(Array.from(single[0]?.[w]?.data as Float64Array));
+        }
 
         // Recompute path: forward + backward at batch 3 over the tiled example, one-hot upstream per row.
         const reference = await GradientSession.create(graph.model, {
