@@ -91,12 +91,19 @@ function viewedBuffers(graph: IGraphProto | null | undefined, into: Set<ArrayBuf
   return into;
 }
 
+/** Every buffer a model's byte fields view (its graph's and its local functions'). */
+function modelBuffers(model: IModelProto | undefined, into: Set<ArrayBufferLike>): Set<ArrayBufferLike> {
+  viewedBuffers(model?.graph, into);
+  for (const f of model?.functions ?? []) viewedBuffers({ node: f.node ?? [] }, into);
+  return into;
+}
+
 /** Buffers smaller than this are never released: Node's and protobufjs's shared pools are far smaller. */
 const MIN_RELEASED_BYTES = 1024 * 1024;
 
 /**
  * Free, now, the memory of the buffers `models` were decoded from (the files' bytes, external data
- * included), except those in `keep`. Call it once their weights live elsewhere (moved with
+ * included), except those in `keep` (buffers, or models whose every viewed buffer is kept). Call it once their weights live elsewhere (moved with
  * {@link WeightFile.moveWeights} into a model whose bytes are its own) and nothing reads `models` again:
  * the released buffers become empty, so `models`' tensors read as empty afterwards.
  *
@@ -107,11 +114,15 @@ const MIN_RELEASED_BYTES = 1024 * 1024;
  */
 export function releaseModelBuffers(
   models: readonly (IModelProto | undefined)[],
-  keep: readonly ArrayBufferLike[] = [],
+  keep: readonly (ArrayBufferLike | IModelProto)[] = [],
 ): number {
   const buffers = new Set<ArrayBufferLike>();
-  for (const m of models) viewedBuffers(m?.graph, buffers);
-  for (const k of keep) buffers.delete(k);
+  for (const m of models) modelBuffers(m, buffers);
+  for (const k of keep) {
+    if (k instanceof ArrayBuffer || (typeof SharedArrayBuffer !== "undefined" && k instanceof SharedArrayBuffer))
+      buffers.delete(k);
+    else for (const b of modelBuffers(k as IModelProto, new Set())) buffers.delete(b);
+  }
   const { port1, port2 } = new MessageChannel();
   let freed = 0;
   for (const b of buffers) {
@@ -226,6 +237,7 @@ export class WeightFile {
     // A decoded model's byte fields are views into the file it was decoded from: one 4-byte constant
     // left as such a view keeps the whole file's buffer (every weight) alive.
     ownBytes(model.graph);
+    for (const f of model.functions ?? []) ownBytes({ node: f.node ?? [] });
     return moved;
   }
 

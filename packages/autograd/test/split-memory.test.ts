@@ -182,8 +182,21 @@ describe("weights moved out of a decoded model", () => {
     const model = onnx.ModelProto.create({
       graph: { initializer: [tensor("a", big), tensor("b", small), tensor("c", kept)] },
     });
-    expect(releaseModelBuffers([model], [kept.buffer])).toBe(2 << 20);
-    expect([big.byteLength, small.byteLength, kept.byteLength]).toEqual([0, 4096, 2 << 20]);
+    // A model still in use (here one whose local function's constant views `shared`) keeps its buffers.
+    const shared = new Uint8Array(2 << 20);
+    model.graph?.initializer?.push(tensor("d", shared));
+    const user = onnx.ModelProto.create({
+      functions: [
+        {
+          name: "f",
+          node: [
+            { opType: "Constant", output: ["c"], attribute: [{ name: "value", type: 4, t: tensor("c", shared) }] },
+          ],
+        },
+      ],
+    });
+    expect(releaseModelBuffers([model], [kept.buffer, user])).toBe(2 << 20);
+    expect([big.byteLength, small.byteLength, kept.byteLength, shared.byteLength]).toEqual([0, 4096, 2 << 20, 2 << 20]);
   });
 });
 

@@ -337,7 +337,7 @@ export class SalienceDetector {
           // The graph holds its own bytes now: the files' buffers are freed at once, not at the next full GC.
           releaseModelBuffers(
             [files.model, files.encoder, files.decoder],
-            [graph.table.data.buffer, graph.decoderTable.data.buffer],
+            [graph.model, graph.table.data.buffer, graph.decoderTable.data.buffer],
           );
         });
         this.loaded = { ...files, model: undefined, encoder: undefined, decoder: undefined };
