@@ -79,12 +79,15 @@ function viewedBuffers(graph: IGraphProto | null | undefined, into: Set<ArrayBuf
   if (graph === undefined || graph === null) return into;
   const tensor = (t: ITensorProto | null | undefined) => {
     if (filled(t?.rawData)) into.add(t.rawData.buffer);
+    for (const b of t?.stringData ?? []) into.add(b.buffer);
   };
   for (const t of graph.initializer ?? []) tensor(t);
   for (const n of graph.node ?? [])
     for (const a of n.attribute ?? []) {
       tensor(a.t);
       for (const t of a.tensors ?? []) tensor(t);
+      if (filled(a.s)) into.add(a.s.buffer);
+      for (const b of a.strings ?? []) into.add(b.buffer);
       viewedBuffers(a.g, into);
       for (const g of a.graphs ?? []) viewedBuffers(g, into);
     }
@@ -103,9 +106,10 @@ const MIN_RELEASED_BYTES = 1024 * 1024;
 
 /**
  * Free, now, the memory of the buffers `models` were decoded from (the files' bytes, external data
- * included), except those in `keep` (buffers, or models whose every viewed buffer is kept). Call it once their weights live elsewhere (moved with
- * {@link WeightFile.moveWeights} into a model whose bytes are its own) and nothing reads `models` again:
- * the released buffers become empty, so `models`' tensors read as empty afterwards.
+ * included), except those in `keep` (buffers, or models still in use: every buffer they view is kept).
+ * Call it once their weights live elsewhere (moved with {@link WeightFile.moveWeights} into a model whose
+ * bytes are its own) and nothing reads `models` again: the released buffers become empty, so `models`'
+ * tensors read as empty afterwards.
  *
  * Why: a decoded model's tensors are views into its file's buffer, and V8 frees such a buffer only at a
  * full garbage collection, which may not come before the peak it would have lowered (bench/salience: the
