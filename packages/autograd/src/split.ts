@@ -501,7 +501,7 @@ const MAX_RECOMPUTED_NODES = 256;
 /**
  * The `"superlinear"` plan (see {@link SplitVjpOptions.recompute}): for each tensor of `recompute` (in
  * forward order), the forward nodes computing it from `stored` tensors, forward `inputs` and initializers
- * -- any op, at most {@link MAX_RECOMPUTED_NODES} -- or none (then it is stored itself). Returns the plan
+ * -- any single-output op, at most {@link MAX_RECOMPUTED_NODES} -- or none (then it is stored itself). Returns the plan
  * and the forward inputs the chains read (the backward must be fed them).
  */
 function planSuperlinear(
@@ -539,7 +539,9 @@ function planSuperlinear(
         continue;
       }
       const p = producer.get(t);
-      if (p === undefined || into.size >= MAX_RECOMPUTED_NODES) ok = false;
+      // A node with several outputs would define its other outputs again in the backward, where one may
+      // already be a stored input (onnxruntime: "Duplicate definition"): such chains are not recomputed.
+      if (p === undefined || into.size >= MAX_RECOMPUTED_NODES || p.output.filter((o) => o).length > 1) ok = false;
       else if (!into.has(p)) {
         into.add(p);
         pushAll(stack, p.input);

@@ -11,13 +11,15 @@
  * sessions exist is safe on POSIX systems (a mapping keeps the file's data alive).
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readdirSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MessageChannel } from "node:worker_threads";
 import { FileWriteError } from "@npov/core";
 import * as ort from "onnxruntime-node";
 import { encodeModel, type IGraphProto, type IModelProto, type ITensorProto, onnx } from "./proto.js";
+
+type onnxSparse = NonNullable<IGraphProto["sparseInitializer"]>[number];
 
 /** Initializers smaller than this stay inside the model bytes (page alignment would waste more than they hold). */
 const MIN_EXTERNAL_BYTES = 16 * 1024;
@@ -43,6 +45,9 @@ function writing<T>(file: string, write: () => T): T {
   }
 }
 
+/** Floating-point element types (FLOAT, FLOAT16, DOUBLE, BFLOAT16): what {@link WeightFile.moveWeights} moves. */
+const FLOAT_TYPES = new Set([1, 10, 11, 16]);
+
 /** A copy of `bytes` that shares no buffer with anything else (a view into a file's buffer keeps all of it). */
 function own(bytes: Uint8Array): Uint8Array {
   return bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
@@ -51,6 +56,11 @@ function own(bytes: Uint8Array): Uint8Array {
 /** Whether a byte field holds bytes (an empty one is left alone: assigning it would make it present). */
 const filled = (bytes: Uint8Array | null | undefined): bytes is Uint8Array =>
   bytes !== undefined && bytes !== null && bytes.length > 0;
+
+function ownSparseBytes(t: onnxSparse | null | undefined): void {
+  ownTensorBytes(t?.values);
+  ownTensorBytes(t?.indices);
+}
 
 function ownTensorBytes(t: ITensorProto | null | undefined): void {
   if (t === undefined || t === null) return;
@@ -63,10 +73,13 @@ function ownTensorBytes(t: ITensorProto | null | undefined): void {
 function ownBytes(graph: IGraphProto | null | undefined): void {
   if (graph === undefined || graph === null) return;
   for (const t of graph.initializer ?? []) ownTensorBytes(t);
+  for (const t of graph.sparseInitializer ?? []) ownSparseBytes(t);
   for (const n of graph.node ?? [])
     for (const a of n.attribute ?? []) {
       ownTensorBytes(a.t);
       for (const t of a.tensors ?? []) ownTensorBytes(t);
+      ownSparseBytes(a.sparseTensor);
+      for (const t of a.sparseTensors ?? []) ownSparseBytes(t);
       if (filled(a.s)) a.s = own(a.s);
       if (a.strings !== undefined && a.strings !== null && a.strings.length > 0) a.strings = a.strings.map(own);
       ownBytes(a.g);
@@ -81,11 +94,18 @@ function viewedBuffers(graph: IGraphProto | null | undefined, into: Set<ArrayBuf
     if (filled(t?.rawData)) into.add(t.rawData.buffer);
     for (const b of t?.stringData ?? []) into.add(b.buffer);
   };
+  const sparse = (t: onnxSparse | null | undefined) => {
+    tensor(t?.values);
+    tensor(t?.indices);
+  };
   for (const t of graph.initializer ?? []) tensor(t);
+  for (const t of graph.sparseInitializer ?? []) sparse(t);
   for (const n of graph.node ?? [])
     for (const a of n.attribute ?? []) {
       tensor(a.t);
       for (const t of a.tensors ?? []) tensor(t);
+      sparse(a.sparseTensor);
+      for (const t of a.sparseTensors ?? []) sparse(t);
       if (filled(a.s)) into.add(a.s.buffer);
       for (const b of a.strings ?? []) into.add(b.buffer);
       viewedBuffers(a.g, into);
@@ -144,6 +164,34 @@ export function releaseModelBuffers(
   return freed;
 }
 
+let orphansChecked = false;
+
+/** Remove the weight directories (`npov-weights-<pid>-*`) of processes that no longer exist, once per process. */
+function removeOrphans(): void {
+  if (orphansChecked) return;
+  orphansChecked = true;
+  let entries: string[];
+  try {
+    entries = readdirSync(tmpdir());
+  } catch {
+    return;
+  }
+  for (const name of entries) {
+    const pid = /^npov-weights-(\d+)-/.exec(name)?.[1];
+    if (pid === undefined || Number(pid) === process.pid) continue;
+    try {
+      process.kill(Number(pid), 0); // throws ESRCH when no such process exists
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ESRCH") continue; // alive (EPERM: another user's)
+      try {
+        rmSync(join(tmpdir(), name), { recursive: true, force: true });
+      } catch {
+        // Not ours to remove after all (permissions): leave it.
+      }
+    }
+  }
+}
+
 /** Weight files not yet disposed: removed when the process exits normally, whoever forgot to dispose them. */
 const live = new Set<WeightFile>();
 let exitHookInstalled = false;
@@ -168,9 +216,14 @@ export class WeightFile {
     track(this);
   }
 
-  /** A new, empty weight file in a fresh temporary directory. */
+  /**
+   * A new, empty weight file in a fresh temporary directory, named after this process. A process killed
+   * before it disposed its files (a signal skips exit handlers) leaves them behind: the first file a process
+   * creates removes those of processes that no longer exist.
+   */
   static create(): WeightFile {
-    const prefix = join(tmpdir(), "npov-weights-");
+    removeOrphans();
+    const prefix = join(tmpdir(), `npov-weights-${process.pid}-`);
     return new WeightFile(writing(prefix, () => mkdtempSync(prefix)));
   }
 
@@ -226,15 +279,18 @@ export class WeightFile {
   /**
    * Move `model`'s large initializers into this file, in place: each keeps its name, type and dims but its
    * bytes are replaced by a reference to the file, so the model no longer holds them and sessions created
-   * from this file (inside {@link useWeightFile}) read them from the file. The model is then usable only
-   * while this file exists, and only for graph work that does not read large weights' values (graph
-   * surgery, gradient building, sessions). Returns the number of bytes moved.
+   * from this file (inside {@link useWeightFile}) read them from the file. Only floating-point tensors
+   * move (the weights); integer ones stay, since gradient building reads their values. The model is then
+   * usable only while this file exists, and only for graph work that does not read floating-point weight
+   * values (graph surgery, gradient building, sessions). Returns the number of bytes moved.
    */
   moveWeights(model: IModelProto): number {
     let moved = 0;
     for (const t of model.graph?.initializer ?? []) {
       const raw = t.rawData;
       if (raw === undefined || raw === null || raw.length < MIN_EXTERNAL_BYTES) continue;
+      // Weights only: integer tensors (positions, shapes, indices) stay, since graph work reads their values.
+      if (!FLOAT_TYPES.has(t.dataType ?? 0)) continue;
       Object.assign(t, this.reference(raw));
       moved += raw.length;
     }

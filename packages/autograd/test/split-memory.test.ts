@@ -2,7 +2,8 @@
 // (weight-file.ts); the backward's folded broadcast reductions and broadcast (untiled) saved tensors
 // (split.ts). Same values as the plain paths, each weight written once, temporary files removed, no
 // run-time axis computation or Tile left.
-import { existsSync, mkdtempSync, readdirSync, statSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -20,6 +21,7 @@ import {
   releaseModelBuffers,
   SplitVjpSession,
   sampleFeeds,
+  tensorData,
   tileTensor,
   useWeightFile,
   WeightFile,
@@ -125,6 +127,29 @@ describe("WeightFile", () => {
   });
 });
 
+describe("weight directories of killed processes", () => {
+  it("the first weight file a process creates removes those of processes that no longer exist", () => {
+    const scratch = mkdtempSync(join(root, "orphans-"));
+    // A process that has exited: its pid is free (pids are not reused this fast).
+    const dead = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], {
+      encoding: "utf8",
+    }).stdout;
+    const orphan = join(scratch, `npov-weights-${dead}-AbCdEf`);
+    const alive = join(scratch, `npov-weights-${process.pid}-GhIjKl`); // this test's process: kept
+    const other = join(scratch, "npov-weights-notapid");
+    for (const d of [orphan, alive, other]) mkdirSync(d);
+    writeFileSync(join(orphan, "weights.bin"), new Uint8Array(1024));
+    const script = `import("@npov/autograd").then((m) => { const f = m.WeightFile.create(); f.dispose(); })`;
+    const r = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
+      env: { ...process.env, TMPDIR: scratch },
+      cwd: join(import.meta.dirname, ".."),
+      encoding: "utf8",
+    });
+    expect(r.stderr).toBe("");
+    expect(readdirSync(scratch).sort()).toEqual([`npov-weights-${process.pid}-GhIjKl`, "npov-weights-notapid"]);
+  });
+});
+
 describe("weights moved out of a decoded model", () => {
   it("moveWeights leaves no view of the file's buffer; sessions in useWeightFile compute the same; releaseModelBuffers frees the file", async () => {
     // A model decoded from its bytes, as loadPretrained decodes a file: every tensor views that one buffer.
@@ -171,6 +196,53 @@ describe("weights moved out of a decoded model", () => {
       file.dispose();
     }
     expect(existsSync(file.dir)).toBe(false);
+  });
+
+  it("moves floating-point weights only: a large int64 initializer stays, and gradients build from the moved model", async () => {
+    const idx = BigInt64Array.from({ length: 4096 }, (_, i) => BigInt(i % 4)); // 32 KiB, over the 16 KiB cut
+    const model = decodeModel(
+      encodeModel(
+        tinyModel({
+          inputs: [{ name: "x", dims: [3, 64], dtype: "float" }],
+          nodes: [
+            ["Cast", ["idx"], ["idxf"], { to: DataType.FLOAT }],
+            ["ReduceSum", ["idxf"], ["c"]],
+            ["MatMul", ["x", "W"], ["xw"]],
+            ["Mul", ["xw", "c"], ["y"]],
+          ],
+          outputs: ["y"],
+          initializers: [
+            makeTensor("idx", idx, [4096], DataType.INT64),
+            linearModel(6).graph?.initializer?.find((t) => t.name === "W") as onnx.TensorProto,
+          ],
+        }),
+      ),
+    );
+    const file = WeightFile.create();
+    try {
+      expect(file.moveWeights(model)).toBe(64 * 96 * 4); // W only
+      const kept = model.graph?.initializer?.find((t) => t.name === "idx");
+      expect(kept?.rawData?.length).toBe(4096 * 8);
+      // Gradient building reads every int64 initializer's values: it works on the moved model.
+      const session = await useWeightFile(file, () =>
+        GradientSession.create(model, { of: "y", wrt: ["x"], seed: "input" }),
+      );
+      const run = await session.run(
+        { x: input() },
+        { upstream: { y: new ort.Tensor("float32", new Float32Array(3 * 96).fill(1), [3, 96]) } },
+      );
+      // d/dx sum(y) = c * (row sums of W), c = sum(idx) = 1,024 x (0 + 1 + 2 + 3) = 6,144.
+      const w = tensorData(linearModel(6).graph?.initializer?.find((t) => t.name === "W") as onnx.TensorProto);
+      const g = run.gradients.x?.data as Float32Array;
+      for (let i = 0; i < 64; i++) {
+        let rowSum = 0;
+        for (let j = 0; j < 96; j++) rowSum += w[i * 96 + j] as number;
+        for (let r = 0; r < 3; r++) expect(g[r * 64 + i]).toBeCloseTo(6144 * rowSum, 1);
+      }
+      await session.release();
+    } finally {
+      file.dispose();
+    }
   });
 
   it("releaseModelBuffers keeps the buffers it is told to keep and small (pooled) ones", () => {

@@ -187,3 +187,52 @@ describe("graphs the split cannot handle are refused with a typed reason", () =>
     expect(() => findLmHeadInput(model)).toThrow(SplitVjpError);
   });
 });
+
+describe("the superlinear plan on graphs it must not recompute through", () => {
+  it("a chain through a node with two outputs (one of them stored) stores the tensor instead", async () => {
+    // P = Softmax(q kT + m2 m2T) grows with s^2; m2 comes from a Split whose other output m1 the backward
+    // reads: recomputing through the Split would define m1 twice in the backward.
+    const rng = createRng(5);
+    const mat = (name: string, r: number, c: number) =>
+      makeTensor(
+        name,
+        Float64Array.from({ length: r * c }, () => rng.next() - 0.5),
+        [r, c],
+        DataType.DOUBLE,
+      );
+    const model = await appendTokenLoss(
+      tinyModel({
+        inputs: [
+          { name: "inputs_embeds", dims: ["b", "s", 4] },
+          { name: "m", dims: ["b", "s", 8] },
+        ],
+        nodes: [
+          ["Split", ["m", "sp"], ["m1", "m2"], { axis: 2 }],
+          ["Mul", ["inputs_embeds", "m1"], ["x1"]],
+          ["MatMul", ["x1", "Wq"], ["q"]],
+          ["MatMul", ["x1", "Wk"], ["k"]],
+          ["Transpose", ["k"], ["kT"], { perm: [0, 2, 1] }],
+          ["Transpose", ["m2"], ["m2T"], { perm: [0, 2, 1] }],
+          ["MatMul", ["m2", "m2T"], ["bias"]],
+          ["MatMul", ["q", "kT"], ["qk"]],
+          ["Add", ["qk", "bias"], ["scores"]],
+          ["Softmax", ["scores"], ["P"], { axis: -1 }],
+          ["MatMul", ["P", "x1"], ["h"]],
+          ["MatMul", ["h", "W"], ["logits"]],
+        ],
+        outputs: ["logits"],
+        initializers: [mat("Wq", 4, 4), mat("Wk", 4, 4), mat("W", 4, 5), i64("sp", [4, 4])],
+      }),
+    );
+    const grads = [];
+    for (const recompute of ["elementwise", "superlinear"] as const) {
+      const split = await buildSplitVjp(model, { wrt: ["inputs_embeds"], recompute });
+      const session = await SplitVjpSession.create(split, { logSeverityLevel: 4 });
+      const feeds = exampleFeeds(model, 5, 3);
+      const run = await session.forward(feeds, [0, 3]);
+      grads.push(Array.from((await session.backward(run, [0, 3])).inputs_embeds?.data as Float64Array));
+      await session.release();
+    }
+    expect(grads[1]).toEqual(grads[0]);
+  });
+});

@@ -156,6 +156,8 @@ export interface SalienceSchedule {
   recompute?: "elementwise" | "superlinear";
   /** With `split`: bytes of activations the forward pass stored for the backward passes. */
   storedBytes?: number;
+  /** Why an input over `activationMemory` ran on the plain split (the superlinear one failed to build or load). */
+  superlinearFallback?: string;
 }
 
 export interface ArgumentWordSalience {
@@ -210,6 +212,8 @@ interface Built {
   split: SplitVjp | undefined;
   /** The split that recomputes superlinear activations (built on the first input over `activationMemory`). */
   longSplit: Promise<SplitVjp> | undefined;
+  /** Why inputs over `activationMemory` run on the plain split (the superlinear one could not be built or loaded). */
+  superlinearFallback: string | undefined;
   fallback: string | undefined;
   /** Sessions per split and intra-op thread count (created on first use). */
   splitSessions: Map<string, Promise<SplitVjpSession>>;
@@ -359,6 +363,7 @@ export class SalienceDetector {
           float: this.options.precision,
           split,
           longSplit: undefined,
+          superlinearFallback: undefined,
           fallback,
           splitSessions: new Map(),
           recomputeSessions: new Map(),
@@ -415,13 +420,16 @@ export class SalienceDetector {
    */
   private splitFor(built: Built, split: SplitVjp, length: number): Promise<SplitVjp> {
     if (storedBytesAt(split, length) <= this.options.activationMemory) return Promise.resolve(split);
-    // A graph the superlinear plan cannot build (none known) keeps the plain split: slower to fail than to
-    // run over the budget, and `schedule.recompute` says which one ran.
+    // A graph the superlinear plan cannot build keeps the plain split (over the budget rather than failing);
+    // `schedule.recompute` says which one ran and `schedule.superlinearFallback` why.
     built.longSplit ??= withModelContext(this.files, () =>
       useWeightFile(built.weights, () =>
         buildSplitVjp(built.graph.model, { wrt: this.wrt(), recompute: "superlinear" }),
       ),
-    ).catch(() => split);
+    ).catch((error: unknown) => {
+      built.superlinearFallback = splitFailure(error);
+      return split;
+    });
     return built.longSplit;
   }
 
@@ -525,6 +533,22 @@ export class SalienceDetector {
    * columns: the l response tokens.
    */
   async tokenMapOfIds(
+    promptIds: readonly number[],
+    responseIds: readonly number[],
+  ): Promise<{ attributions: Matrix; schedule: SalienceSchedule }> {
+    const run = this.tokenMapOfIdsNow(promptIds, responseIds);
+    this.running.add(run);
+    try {
+      return await run;
+    } finally {
+      this.running.delete(run);
+    }
+  }
+
+  /** Maps in progress: {@link dispose} waits for them before it releases what they use. */
+  private readonly running = new Set<Promise<unknown>>();
+
+  private async tokenMapOfIdsNow(
     promptIds: readonly number[],
     responseIds: readonly number[],
   ): Promise<{ attributions: Matrix; schedule: SalienceSchedule }> {
@@ -662,10 +686,19 @@ export class SalienceDetector {
     };
     // Activations grow with the longer sequence (the encoder's or the decoder's) or the whole causal input.
     const length = ed ? Math.max(m, l) : s;
-    const split =
-      built.split === undefined ? undefined : await this.splitFor(built, built.split, length).catch(onSplitFailure);
-    const splitSession =
-      split === undefined ? undefined : await this.splitSession(built, split, threads).catch(onSplitFailure);
+    let split = built.split === undefined ? undefined : await this.splitFor(built, built.split, length);
+    let splitSession: SplitVjpSession | undefined;
+    if (split !== undefined && split !== built.split) {
+      // The superlinear split's sessions failing must not cost the plain split: it runs this input instead.
+      splitSession = await this.splitSession(built, split, threads).catch((error: unknown) => {
+        built.superlinearFallback = splitFailure(error);
+        built.longSplit = Promise.resolve(built.split as SplitVjp);
+        return undefined;
+      });
+      if (splitSession === undefined) split = built.split;
+    }
+    if (split !== undefined && splitSession === undefined)
+      splitSession = await this.splitSession(built, split, threads).catch(onSplitFailure);
     if (splitSession !== undefined) {
       const session = splitSession;
       const forward = await guard(() => session.forward(feeds(1), seeds));
@@ -699,6 +732,11 @@ export class SalienceDetector {
           runs,
           recompute: (split as SplitVjp).recompute,
           storedBytes: forward.bytes,
+          ...(split === built.split &&
+          built.superlinearFallback !== undefined &&
+          storedBytesAt(split as SplitVjp, length) > this.options.activationMemory
+            ? { superlinearFallback: built.superlinearFallback }
+            : {}),
         },
       };
     }
@@ -793,13 +831,16 @@ export class SalienceDetector {
   }
 
   /**
-   * Release the onnxruntime sessions and delete the temporary weight file (the detector loads the model
-   * files and builds new ones if used again).
+   * Release the onnxruntime sessions and delete the temporary weight file, after the maps in progress
+   * finish (the detector loads the model files and builds new ones if used again).
    */
   async dispose(): Promise<void> {
     if (this.built === undefined) return;
-    const built = await this.built.catch(() => undefined);
+    const pending = this.built;
+    // Maps started from now on build afresh; those in progress finish with what they use first.
     this.built = undefined;
+    await Promise.allSettled([...this.running]);
+    const built = await pending.catch(() => undefined);
     if (built === undefined) return;
     for (const s of [...built.splitSessions.values(), ...built.recomputeSessions.values()])
       await (await s.catch(() => undefined))?.release();

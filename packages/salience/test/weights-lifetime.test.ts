@@ -82,6 +82,19 @@ describe("the detector's weight file", () => {
       expect(weightDirs()).toEqual([]);
     });
 
+  it("dispose during a map waits for it: the map completes, then the file goes", async () => {
+    const detector = await SalienceDetector.fromPretrained(undefined, { threads: 1 });
+    // Disposed while the first map is still building, then while a second map runs on built sessions.
+    const first = detector.tokenMap("ab cd ef", "xy zw q");
+    const [a] = await Promise.all([first, detector.dispose()]);
+    expect(weightDirs()).toEqual([]);
+    await detector.tokenMap("ab cd ef", "xy zw q");
+    const second = detector.tokenMap("ab cd ef", "xy zw q");
+    const [b] = await Promise.all([second, detector.dispose()]);
+    expect(Array.from(b.attributions.data)).toEqual(Array.from(a.attributions.data));
+    expect(weightDirs()).toEqual([]);
+  });
+
   it("sessions for a second thread count read the same file and give the same map", async () => {
     const one = await SalienceDetector.fromPretrained(undefined, { threads: 1 });
     const a = await one.tokenMap("ab cd ef", "xy zw q");
