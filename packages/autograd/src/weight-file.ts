@@ -12,7 +12,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { closeSync, mkdtempSync, openSync, readdirSync, rmSync, writeFileSync, writeSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { MessageChannel } from "node:worker_threads";
 import { FileWriteError } from "@npov/core";
@@ -165,8 +165,19 @@ export function releaseModelBuffers(
 }
 
 let orphansChecked = false;
+/**
+ * This machine's name in weight directory names: a temporary folder shared with other machines or PID
+ * namespaces (containers) holds other hosts' pids, which must not be judged by this host's processes.
+ */
+const HOST =
+  hostname()
+    .replace(/[^A-Za-z0-9]/g, "")
+    .slice(0, 32) || "host";
 
-/** Remove the weight directories (`npov-weights-<pid>-*`) of processes that no longer exist, once per process. */
+/**
+ * Remove the weight directories (`npov-weights-<host>-<pid>-*`) of this host's processes that no longer
+ * exist, once per process.
+ */
 function removeOrphans(): void {
   if (orphansChecked) return;
   orphansChecked = true;
@@ -177,7 +188,7 @@ function removeOrphans(): void {
     return;
   }
   for (const name of entries) {
-    const pid = /^npov-weights-(\d+)-/.exec(name)?.[1];
+    const pid = new RegExp(`^npov-weights-${HOST}-(\\d+)-`).exec(name)?.[1];
     if (pid === undefined || Number(pid) === process.pid) continue;
     try {
       process.kill(Number(pid), 0); // throws ESRCH when no such process exists
@@ -223,7 +234,7 @@ export class WeightFile {
    */
   static create(): WeightFile {
     removeOrphans();
-    const prefix = join(tmpdir(), `npov-weights-${process.pid}-`);
+    const prefix = join(tmpdir(), `npov-weights-${HOST}-${process.pid}-`);
     return new WeightFile(writing(prefix, () => mkdtempSync(prefix)));
   }
 

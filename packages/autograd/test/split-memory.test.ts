@@ -4,7 +4,7 @@
 // run-time axis computation or Tile left.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   buildSplitVjp,
@@ -134,10 +134,16 @@ describe("weight directories of killed processes", () => {
     const dead = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], {
       encoding: "utf8",
     }).stdout;
-    const orphan = join(scratch, `npov-weights-${dead}-AbCdEf`);
-    const alive = join(scratch, `npov-weights-${process.pid}-GhIjKl`); // this test's process: kept
+    const host =
+      hostname()
+        .replace(/[^A-Za-z0-9]/g, "")
+        .slice(0, 32) || "host";
+    const orphan = join(scratch, `npov-weights-${host}-${dead}-AbCdEf`);
+    const alive = join(scratch, `npov-weights-${host}-${process.pid}-GhIjKl`); // this test's process: kept
+    // Another machine's (or container's) pid says nothing about this host's processes: kept.
+    const foreign = join(scratch, `npov-weights-otherhost${host}-${dead}-MnOpQr`);
     const other = join(scratch, "npov-weights-notapid");
-    for (const d of [orphan, alive, other]) mkdirSync(d);
+    for (const d of [orphan, alive, foreign, other]) mkdirSync(d);
     writeFileSync(join(orphan, "weights.bin"), new Uint8Array(1024));
     const script = `import("@npov/autograd").then((m) => { const f = m.WeightFile.create(); f.dispose(); })`;
     const r = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
@@ -146,7 +152,13 @@ describe("weight directories of killed processes", () => {
       encoding: "utf8",
     });
     expect(r.stderr).toBe("");
-    expect(readdirSync(scratch).sort()).toEqual([`npov-weights-${process.pid}-GhIjKl`, "npov-weights-notapid"]);
+    expect(readdirSync(scratch).sort()).toEqual(
+      [
+        `npov-weights-${host}-${process.pid}-GhIjKl`,
+        "npov-weights-notapid",
+        `npov-weights-otherhost${host}-${dead}-MnOpQr`,
+      ].sort(),
+    );
   });
 });
 
