@@ -440,6 +440,38 @@ const ELEMENTWISE = new Set([
 ]);
 const REMAT_DEPTH = 8;
 
+/** Append a one-output node named after its output. */
+function pushNode(into: NodeProto[], opType: string, input: string[], output: string): void {
+  into.push(onnx.NodeProto.create({ opType, input, output: [output], name: `${output}/node` }));
+}
+
+/** Where each forward tensor comes from, in the order the forward graph lists its nodes. */
+interface ForwardIndex {
+  producer: Map<string, NodeProto>;
+  inits: Set<string>;
+  /** `names` sorted by their producers' positions (inputs and initializers first). */
+  tensorsInOrder(names: Iterable<string>): string[];
+  /** `nodes` in forward order. */
+  nodesInOrder(nodes: Iterable<NodeProto>): NodeProto[];
+}
+
+function forwardIndex(model: ModelProto): ForwardIndex {
+  const graph = model.graph as GraphProto;
+  const producer = new Map<string, NodeProto>();
+  const order = new Map<NodeProto, number>();
+  (graph.node as NodeProto[]).forEach((n, i) => {
+    order.set(n, i);
+    for (const o of n.output) producer.set(o, n);
+  });
+  const position = (t: string) => order.get(producer.get(t) as NodeProto) ?? -1;
+  return {
+    producer,
+    inits: new Set((graph.initializer as TensorProto[]).map((t) => t.name)),
+    tensorsInOrder: (names) => [...names].sort((a, b) => position(a) - position(b)),
+    nodesInOrder: (nodes) => [...nodes].sort((x, y) => (order.get(x) as number) - (order.get(y) as number)),
+  };
+}
+
 /**
  * Which of the tensors the backward reads can be recomputed from the others: a tensor produced by a
  * chain of at most {@link REMAT_DEPTH} elementwise ops whose leaves are constants or other stored tensors
@@ -451,15 +483,8 @@ function planRemat(
   candidates: readonly string[],
   never: ReadonlySet<string>,
 ): Map<string, NodeProto[]> {
-  const graph = model.graph as GraphProto;
-  const nodes = graph.node as NodeProto[];
-  const producer = new Map<string, NodeProto>();
-  const order = new Map<NodeProto, number>();
-  nodes.forEach((n, i) => {
-    order.set(n, i);
-    for (const o of n.output) producer.set(o, n);
-  });
-  const inits = new Set((graph.initializer as TensorProto[]).map((t) => t.name));
+  const nodes = (model.graph as GraphProto).node as NodeProto[];
+  const { producer, inits, tensorsInOrder, nodesInOrder } = forwardIndex(model);
   const constant = new Set<string>(inits);
   for (const n of nodes) if (n.input.every((x) => !x || constant.has(x))) for (const o of n.output) constant.add(o);
   const kept = new Set(candidates.filter((c) => never.has(c)));
@@ -478,18 +503,12 @@ function planRemat(
   };
   // In forward order: a candidate is recomputed if an elementwise chain computes it from constants and
   // tensors stored so far (earlier candidates that could not be recomputed); otherwise it is stored.
-  const byOrder = candidates
-    .filter((c) => !kept.has(c))
-    .sort((a, b) => (order.get(producer.get(a) as NodeProto) ?? -1) - (order.get(producer.get(b) as NodeProto) ?? -1));
-  for (const c of byOrder) {
+  for (const c of tensorsInOrder(candidates.filter((c) => !kept.has(c)))) {
     const p = producer.get(c);
     const into = new Set<NodeProto>();
     if (p !== undefined && ELEMENTWISE.has(p.opType ?? "") && p.input.every((x) => chainOf(x, 1, into))) {
       into.add(p);
-      plan.set(
-        c,
-        [...into].sort((x, y) => (order.get(x) as number) - (order.get(y) as number)),
-      );
+      plan.set(c, nodesInOrder(into));
     } else kept.add(c);
   }
   return plan;
@@ -510,22 +529,11 @@ function planSuperlinear(
   stored: ReadonlySet<string>,
   inputs: ReadonlySet<string>,
 ): { plan: Map<string, NodeProto[]>; inputLeaves: Set<string> } {
-  const graph = model.graph as GraphProto;
-  const nodes = graph.node as NodeProto[];
-  const producer = new Map<string, NodeProto>();
-  const order = new Map<NodeProto, number>();
-  nodes.forEach((n, i) => {
-    order.set(n, i);
-    for (const o of n.output) producer.set(o, n);
-  });
-  const inits = new Set((graph.initializer as TensorProto[]).map((t) => t.name));
+  const { producer, inits, tensorsInOrder, nodesInOrder } = forwardIndex(model);
   const kept = new Set(stored);
   const plan = new Map<string, NodeProto[]>();
   const inputLeaves = new Set<string>();
-  const byOrder = [...recompute].sort(
-    (a, b) => (order.get(producer.get(a) as NodeProto) ?? -1) - (order.get(producer.get(b) as NodeProto) ?? -1),
-  );
-  for (const target of byOrder) {
+  for (const target of tensorsInOrder(recompute)) {
     const into = new Set<NodeProto>();
     const leaves = new Set<string>();
     // Iterative walk (a deep graph must not overflow the stack): every tensor on the way back to leaves.
@@ -552,10 +560,7 @@ function planSuperlinear(
       continue;
     }
     for (const leaf of leaves) inputLeaves.add(leaf);
-    plan.set(
-      target,
-      [...into].sort((x, y) => (order.get(x) as number) - (order.get(y) as number)),
-    );
+    plan.set(target, nodesInOrder(into));
   }
   return { plan, inputLeaves };
 }
@@ -709,11 +714,9 @@ async function buildSplit(model: ModelProto, options: SplitVjpOptions): Promise<
     let name = zeros.get(grad);
     if (name !== undefined) return name;
     const prefix = `split/timed_zero_${zeros.size}`;
-    const op = (opType: string, input: string[], output: string) =>
-      into.push(onnx.NodeProto.create({ opType, input, output: [output], name: `${output}/node` }));
-    op("Shape", [grad], `${prefix}/shape`);
-    op("Slice", [`${prefix}/shape`, "split/zero_1d", "split/one_1d"], `${prefix}/first`);
-    op("Mul", [`${prefix}/first`, "split/zero_1d"], `${prefix}/zero`);
+    pushNode(into, "Shape", [grad], `${prefix}/shape`);
+    pushNode(into, "Slice", [`${prefix}/shape`, "split/zero_1d", "split/one_1d"], `${prefix}/first`);
+    pushNode(into, "Mul", [`${prefix}/first`, "split/zero_1d"], `${prefix}/zero`);
     name = `${prefix}/zero`;
     zeros.set(grad, name);
     return name;
@@ -725,14 +728,7 @@ async function buildSplit(model: ModelProto, options: SplitVjpOptions): Promise<
     let name = timed.get(key);
     if (name !== undefined) return name;
     const prefix = `split/timed_${timed.size}`;
-    into.push(
-      onnx.NodeProto.create({
-        opType: "Add",
-        input: [repeatsFor(rank, axis), timedZero(grad, into)],
-        output: [`${prefix}/repeats`],
-        name: `${prefix}/repeats/node`,
-      }),
-    );
+    pushNode(into, "Add", [repeatsFor(rank, axis), timedZero(grad, into)], `${prefix}/repeats`);
     name = `${prefix}/repeats`;
     timed.set(key, name);
     return name;
@@ -780,11 +776,9 @@ async function buildSplit(model: ModelProto, options: SplitVjpOptions): Promise<
     if (name !== undefined) return name;
     name = `split/timed_read_${timedReads.size}`;
     const zero = timedZero(grad, into);
-    const op = (opType: string, input: string[], output: string) =>
-      into.push(onnx.NodeProto.create({ opType, input, output: [output], name: `${output}/node` }));
-    op("Shape", [x], `${name}/shape`);
-    op("Add", [`${name}/shape`, zero], `${name}/timed_shape`);
-    op("Reshape", [x, `${name}/timed_shape`], name);
+    pushNode(into, "Shape", [x], `${name}/shape`);
+    pushNode(into, "Add", [`${name}/shape`, zero], `${name}/timed_shape`);
+    pushNode(into, "Reshape", [x, `${name}/timed_shape`], name);
     timedReads.set(key, name);
     return name;
   };

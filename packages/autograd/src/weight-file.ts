@@ -57,67 +57,51 @@ function own(bytes: Uint8Array): Uint8Array {
 const filled = (bytes: Uint8Array | null | undefined): bytes is Uint8Array =>
   bytes !== undefined && bytes !== null && bytes.length > 0;
 
-function ownSparseBytes(t: onnxSparse | null | undefined): void {
-  ownTensorBytes(t?.values);
-  ownTensorBytes(t?.indices);
-}
+/** A byte field's bytes -> the bytes to store there (the same ones to leave it as it is). */
+type ByteMap = (bytes: Uint8Array) => Uint8Array;
 
-function ownTensorBytes(t: ITensorProto | null | undefined): void {
+function mapTensorBytes(t: ITensorProto | null | undefined, f: ByteMap): void {
   if (t === undefined || t === null) return;
-  if (filled(t.rawData)) t.rawData = own(t.rawData);
+  if (filled(t.rawData)) t.rawData = f(t.rawData);
   if (t.stringData !== undefined && t.stringData !== null && t.stringData.length > 0)
-    t.stringData = t.stringData.map(own);
+    t.stringData = t.stringData.map(f);
 }
 
-/** Give every byte field of `graph` (initializers, constants, attributes, subgraphs) its own buffer. */
-function ownBytes(graph: IGraphProto | null | undefined): void {
+function mapSparseBytes(t: onnxSparse | null | undefined, f: ByteMap): void {
+  mapTensorBytes(t?.values, f);
+  mapTensorBytes(t?.indices, f);
+}
+
+/** Pass every non-empty byte field of `graph` (initializers, constants, attributes, subgraphs) through `f`. */
+function mapGraphBytes(graph: IGraphProto | null | undefined, f: ByteMap): void {
   if (graph === undefined || graph === null) return;
-  for (const t of graph.initializer ?? []) ownTensorBytes(t);
-  for (const t of graph.sparseInitializer ?? []) ownSparseBytes(t);
+  for (const t of graph.initializer ?? []) mapTensorBytes(t, f);
+  for (const t of graph.sparseInitializer ?? []) mapSparseBytes(t, f);
   for (const n of graph.node ?? [])
     for (const a of n.attribute ?? []) {
-      ownTensorBytes(a.t);
-      for (const t of a.tensors ?? []) ownTensorBytes(t);
-      ownSparseBytes(a.sparseTensor);
-      for (const t of a.sparseTensors ?? []) ownSparseBytes(t);
-      if (filled(a.s)) a.s = own(a.s);
-      if (a.strings !== undefined && a.strings !== null && a.strings.length > 0) a.strings = a.strings.map(own);
-      ownBytes(a.g);
-      for (const g of a.graphs ?? []) ownBytes(g);
+      mapTensorBytes(a.t, f);
+      for (const t of a.tensors ?? []) mapTensorBytes(t, f);
+      mapSparseBytes(a.sparseTensor, f);
+      for (const t of a.sparseTensors ?? []) mapSparseBytes(t, f);
+      if (filled(a.s)) a.s = f(a.s);
+      if (a.strings !== undefined && a.strings !== null && a.strings.length > 0) a.strings = a.strings.map(f);
+      mapGraphBytes(a.g, f);
+      for (const g of a.graphs ?? []) mapGraphBytes(g, f);
     }
 }
 
-/** Every distinct buffer the byte fields of `graph` (initializers, constants, attributes, subgraphs) view. */
-function viewedBuffers(graph: IGraphProto | null | undefined, into: Set<ArrayBufferLike>): Set<ArrayBufferLike> {
-  if (graph === undefined || graph === null) return into;
-  const tensor = (t: ITensorProto | null | undefined) => {
-    if (filled(t?.rawData)) into.add(t.rawData.buffer);
-    for (const b of t?.stringData ?? []) into.add(b.buffer);
-  };
-  const sparse = (t: onnxSparse | null | undefined) => {
-    tensor(t?.values);
-    tensor(t?.indices);
-  };
-  for (const t of graph.initializer ?? []) tensor(t);
-  for (const t of graph.sparseInitializer ?? []) sparse(t);
-  for (const n of graph.node ?? [])
-    for (const a of n.attribute ?? []) {
-      tensor(a.t);
-      for (const t of a.tensors ?? []) tensor(t);
-      sparse(a.sparseTensor);
-      for (const t of a.sparseTensors ?? []) sparse(t);
-      if (filled(a.s)) into.add(a.s.buffer);
-      for (const b of a.strings ?? []) into.add(b.buffer);
-      viewedBuffers(a.g, into);
-      for (const g of a.graphs ?? []) viewedBuffers(g, into);
-    }
-  return into;
+/** {@link mapGraphBytes} over a model's graph and its local functions. */
+function mapModelBytes(model: IModelProto | undefined, f: ByteMap): void {
+  mapGraphBytes(model?.graph, f);
+  for (const fn of model?.functions ?? []) mapGraphBytes({ node: fn.node ?? [] }, f);
 }
 
 /** Every buffer a model's byte fields view (its graph's and its local functions'). */
 function modelBuffers(model: IModelProto | undefined, into: Set<ArrayBufferLike>): Set<ArrayBufferLike> {
-  viewedBuffers(model?.graph, into);
-  for (const f of model?.functions ?? []) viewedBuffers({ node: f.node ?? [] }, into);
+  mapModelBytes(model, (bytes) => {
+    into.add(bytes.buffer);
+    return bytes;
+  });
   return into;
 }
 
@@ -307,8 +291,7 @@ export class WeightFile {
     }
     // A decoded model's byte fields are views into the file it was decoded from: one 4-byte constant
     // left as such a view keeps the whole file's buffer (every weight) alive.
-    ownBytes(model.graph);
-    for (const f of model.functions ?? []) ownBytes({ node: f.node ?? [] });
+    mapModelBytes(model, own);
     return moved;
   }
 

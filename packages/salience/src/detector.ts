@@ -415,11 +415,10 @@ export class SalienceDetector {
   }
 
   /**
-   * The split for an input of `length` tokens: the built one, or (when its stored activations would exceed
-   * `activationMemory`) the one recomputing superlinear activations, built on first need.
+   * The split recomputing superlinear activations, for inputs whose stored activations would exceed
+   * `activationMemory`: built on first need, else the plain `split`.
    */
-  private splitFor(built: Built, split: SplitVjp, length: number): Promise<SplitVjp> {
-    if (storedBytesAt(split, length) <= this.options.activationMemory) return Promise.resolve(split);
+  private longSplitFor(built: Built, split: SplitVjp): Promise<SplitVjp> {
     // A graph the superlinear plan cannot build keeps the plain split (over the budget rather than failing);
     // `schedule.recompute` says which one ran and `schedule.superlinearFallback` why.
     built.longSplit ??= withModelContext(this.files, () =>
@@ -686,7 +685,9 @@ export class SalienceDetector {
     };
     // Activations grow with the longer sequence (the encoder's or the decoder's) or the whole causal input.
     const length = ed ? Math.max(m, l) : s;
-    let split = built.split === undefined ? undefined : await this.splitFor(built, built.split, length);
+    const overBudget = built.split !== undefined && storedBytesAt(built.split, length) > this.options.activationMemory;
+    let split =
+      built.split === undefined ? undefined : overBudget ? await this.longSplitFor(built, built.split) : built.split;
     let splitSession: SplitVjpSession | undefined;
     if (split !== undefined && split !== built.split) {
       // The superlinear split's sessions failing must not cost the plain split: it runs this input instead.
@@ -732,9 +733,7 @@ export class SalienceDetector {
           runs,
           recompute: (split as SplitVjp).recompute,
           storedBytes: forward.bytes,
-          ...(split === built.split &&
-          built.superlinearFallback !== undefined &&
-          storedBytesAt(split as SplitVjp, length) > this.options.activationMemory
+          ...(overBudget && split === built.split && built.superlinearFallback !== undefined
             ? { superlinearFallback: built.superlinearFallback }
             : {}),
         },
