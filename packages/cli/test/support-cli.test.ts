@@ -50,6 +50,30 @@ describe("npov train-support and support-report", () => {
     expect(readme).toContain(`${meta.templateExamples} template-style synthetic examples`);
   });
 
+  it("reports topic-grouped cross-validation on the tune part in its summary, card and metadata", () => {
+    const out = mkdtempSync(join(tmpdir(), "npov-train-support-cv-"));
+    const dev = join(REPO, "data", "chatbot-dev", "part-b.jsonl");
+    const r = npov("train-support", "--kb", "fixtures", "--out", out, "--dev", dev, "--cv-folds", "2", "--seed", "1");
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    const combiner = loadSupportCombiner(join(out, "combiner.json"));
+    const meta = combiner.meta as {
+      command: string;
+      crossValidation: { folds: number; hallucination: number; coverage: number };
+    };
+    expect(meta.command).toContain("--cv-folds 2 --seed 1");
+    expect(meta.crossValidation.folds).toBe(2);
+    const line = `2-fold cross-validation on the tune part: out-of-fold ROC AUC hallucination ${meta.crossValidation.hallucination.toFixed(3)}, coverage ${meta.crossValidation.coverage.toFixed(3)}`;
+    expect(r.stdout).toContain(line);
+    expect(readFileSync(join(out, "README.md"), "utf8")).toContain(line);
+    // Out-of-fold scores of hand-written responses by a combiner that never saw their topics: better than chance.
+    expect(meta.crossValidation.hallucination).toBeGreaterThan(0.6);
+    expect(meta.crossValidation.coverage).toBeGreaterThan(0.6);
+    const one = npov("train-support", "--kb", "fixtures", "--out", out, "--dev", dev, "--cv-folds", "1");
+    expect(one.status).toBe(2);
+    expect(one.stderr).toContain("--cv-folds must be 0 (no cross-validation) or at least 2");
+  });
+
   it("refuses a non-integer template count with a usage error", () => {
     const r = npov("train-support", "--kb", "fixtures", "--out", tmpdir(), "--coverage-template-per-topic", "many");
     expect(r.status).toBe(2);

@@ -221,6 +221,99 @@ export function fitLogistic(
   return { features: [...names], mean, std, weights: Array.from(theta.subarray(0, d)), bias: theta[d] as number };
 }
 
+/** Options of {@link crossValidateLogistic}. */
+export interface CrossValidationOptions {
+  /**
+   * Group of each row (e.g. its topic): a group's rows share a fold, so no group is both trained on and scored.
+   * `undefined` marks a row that is trained on in every fold and never scored (e.g. synthetic data).
+   */
+  groups: ReadonlyArray<string | undefined>;
+  /** Number of folds (default 5; at most the number of groups). */
+  folds?: number;
+  /** Seed of the group-to-fold assignment and of each fit. */
+  seed?: number;
+  l2?: number;
+  iterations?: number;
+  /** Weights of one fold's training rows, given their indices (default 1 each). */
+  weights?: (trainingRows: readonly number[]) => readonly number[];
+}
+
+/** Out-of-fold predictions of {@link crossValidateLogistic}. */
+export interface CrossValidation {
+  /** Indices of the scored rows (those with a group), ascending. */
+  rows: number[];
+  /** Probability of each scored row from the model fitted without its fold. */
+  probabilities: number[];
+  /** Fold of each scored row. */
+  folds: number[];
+}
+
+/**
+ * Group-wise k-fold cross-validation of {@link fitLogistic}: groups are shuffled by the seed and dealt to
+ * folds in turn; each fold is scored by a model fitted on every other row (ungrouped rows always included).
+ * Deterministic: the same data, options and seed give bit-identical probabilities.
+ * @throws InvalidValueError when the groups do not pair up with the rows, there are fewer groups than folds,
+ * or a fold's training rows hold one class only
+ */
+export function crossValidateLogistic(
+  rows: ReadonlyArray<Record<string, number>>,
+  labels: readonly boolean[],
+  names: readonly string[],
+  options: CrossValidationOptions,
+): CrossValidation {
+  requireRecord(options, "options", "an object of cross-validation options");
+  requireArray(options.groups, "options.groups", "one group (or undefined) per row").forEach((g, i) => {
+    if (g !== undefined && typeof g !== "string") throw new NotTextError(`options.groups[${i}]`, g);
+  });
+  const groups = options.groups;
+  if (options.weights !== undefined && typeof options.weights !== "function")
+    throw new InvalidValueError(
+      "options.weights",
+      `must be a function from a fold's training rows to their weights, got ${describe(options.weights)}.`,
+    );
+  if (groups.length !== rows.length)
+    throw new InvalidValueError("options.groups", `has ${groups.length} entries for ${rows.length} rows.`);
+  const k = options.folds ?? 5;
+  requireNumber(k, "options.folds", { min: 2, max: 1000, integer: true });
+  const seed = options.seed ?? 0;
+  requireNumber(seed, "options.seed", { integer: true });
+  const distinct = [...new Set(groups.filter((g): g is string => g !== undefined))].sort();
+  if (distinct.length < k)
+    throw new InvalidValueError("options.groups", `${distinct.length} groups cannot fill ${k} folds; use fewer folds.`);
+  // Sorted groups, shuffled by the seed (Fisher-Yates), dealt round-robin: independent of row order.
+  const rng = createRng(seed);
+  for (let i = distinct.length - 1; i > 0; i--) {
+    const j = Math.floor(rng.next() * (i + 1));
+    [distinct[i], distinct[j]] = [distinct[j] as string, distinct[i] as string];
+  }
+  const foldOf = new Map(distinct.map((g, i) => [g, i % k]));
+  const rowFold = groups.map((g) => (g === undefined ? -1 : (foldOf.get(g) as number)));
+  const scored = rowFold.flatMap((f, i) => (f >= 0 ? [i] : []));
+  const probabilities = new Map<number, number>();
+  for (let fold = 0; fold < k; fold++) {
+    const train = rowFold.flatMap((f, i) => (f !== fold ? [i] : []));
+    const weights = options.weights?.(train);
+    const model = fitLogistic(
+      train.map((i) => rows[i] as Record<string, number>),
+      train.map((i) => labels[i] as boolean),
+      names,
+      {
+        seed,
+        ...(options.l2 === undefined ? {} : { l2: options.l2 }),
+        ...(options.iterations === undefined ? {} : { iterations: options.iterations }),
+        ...(weights === undefined ? {} : { weights }),
+      },
+    );
+    for (const i of scored)
+      if (rowFold[i] === fold) probabilities.set(i, predictLogistic(model, rows[i] as Record<string, number>));
+  }
+  return {
+    rows: scored,
+    probabilities: scored.map((i) => probabilities.get(i) as number),
+    folds: scored.map((i) => rowFold[i] as number),
+  };
+}
+
 /** Brier score and a 10-bin reliability table of probabilities against outcomes. */
 export interface CalibrationReport {
   n: number;
@@ -290,7 +383,13 @@ const FORMAT = "npov-support-combiner/1";
 export function saveSupportCombiner(file: string, combiner: SupportCombiner): void {
   if (typeof file !== "string") throw new NotTextError("file", file);
   checkSupportCombiner(combiner);
-  writeFileAtomic(file, `${JSON.stringify(combiner, null, 1)}\n`);
+  let text: string;
+  try {
+    text = JSON.stringify(combiner, null, 1);
+  } catch (cause) {
+    throw new InvalidValueError("combiner.meta", `must be JSON-serializable (${(cause as Error).message}).`);
+  }
+  writeFileAtomic(file, `${text}\n`);
 }
 
 function checkModel(m: unknown, file: string, field: string): LogisticModel {

@@ -187,6 +187,16 @@ describe("@npov/rouge public functions under hostile arguments", () => {
         valid: [[{ x: 1 }, { x: 2 }, { x: 0 }], [true, false, true], ["x"], { l2: 1 }],
       },
       {
+        name: "crossValidateLogistic",
+        call: (r, l, n, o) => rouge.crossValidateLogistic(r as never, l as never, n as never, o as never),
+        valid: [
+          [{ x: 1 }, { x: -1 }, { x: 2 }, { x: -2 }],
+          [true, false, true, false],
+          ["x"],
+          { groups: ["a", "a", "b", "b"], folds: 2, weights: (rows: number[]) => rows.map(() => 1) },
+        ],
+      },
+      {
         name: "calibrationReport",
         call: (p, l, b) => rouge.calibrationReport(p as never, l as never, b as never),
         valid: [[0.1, 0.9], [false, true], 10],

@@ -5,6 +5,7 @@ import { contentTerms, type NpovInput } from "@npov/core";
 import {
   buildSpecificityTable,
   calibrationReport,
+  crossValidateLogistic,
   defaultLexSim,
   defaultSpecificityTable,
   fitLogistic,
@@ -283,6 +284,89 @@ describe("combiner", () => {
         },
       ),
       { numRuns: 40 },
+    );
+  });
+
+  it("scores each group with the model fitted without its fold, bit-identical to fitLogistic on the rest", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.double({ min: -3, max: 3, noNaN: true }), { minLength: 12, maxLength: 40 }),
+        fc.integer({ min: 2, max: 4 }),
+        fc.integer({ min: 0, max: 1000 }),
+        (xs, folds, seed) => {
+          const rows = xs.map((x, i) => ({ x, y: (i % 5) - 2 }));
+          // Labels alternate so every training set holds both classes; every third row is ungrouped
+          // (always trained on, never scored), the rest fall in six groups.
+          const labels = xs.map((_, i) => i % 2 === 0);
+          const groups = xs.map((_, i) => (i % 3 === 0 ? undefined : `g${i % 6}`));
+          const weights = (train: readonly number[]) => train.map((i) => 1 + (i % 3));
+          const cv = crossValidateLogistic(rows, labels, ["x", "y"], { groups, folds, seed, weights });
+          expect(cv.rows).toEqual(groups.flatMap((g, i) => (g === undefined ? [] : [i])));
+          // A group's rows share a fold, and the groups are dealt evenly.
+          const foldOfGroup = new Map<string, number>();
+          cv.rows.forEach((row, j) => {
+            const g = groups[row] as string;
+            expect(foldOfGroup.get(g) ?? cv.folds[j]).toBe(cv.folds[j]);
+            foldOfGroup.set(g, cv.folds[j] as number);
+          });
+          const perFold = Array.from(
+            { length: folds },
+            (_, f) => [...foldOfGroup.values()].filter((x) => x === f).length,
+          );
+          expect(Math.max(...perFold) - Math.min(...perFold)).toBeLessThanOrEqual(1);
+          for (let f = 0; f < folds; f++) {
+            const train = rows.flatMap((_, i) =>
+              groups[i] === undefined || foldOfGroup.get(groups[i] as string) !== f ? [i] : [],
+            );
+            const model = fitLogistic(
+              train.map((i) => rows[i] as { x: number; y: number }),
+              train.map((i) => labels[i] as boolean),
+              ["x", "y"],
+              { seed, weights: weights(train) },
+            );
+            cv.rows.forEach((row, j) => {
+              if (cv.folds[j] === f)
+                expect(cv.probabilities[j]).toBe(predictLogistic(model, rows[row] as { x: number; y: number }));
+            });
+          }
+          expect(crossValidateLogistic(rows, labels, ["x", "y"], { groups, folds, seed, weights })).toEqual(cv);
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+
+  it("never scores a group with a model that saw it (hand-made: two groups with opposite labels)", () => {
+    // Group "a": error when x > 0; group "b": error when x < 0. Fitted on both, the model is flat (weight 0 by
+    // symmetry, every probability 1/2); out of fold, each group is scored by the other's rule, so each row
+    // gets the wrong side of 1/2.
+    const xs = [-2, -1, 1, 2];
+    const rows = [...xs, ...xs].map((x) => ({ x }));
+    const labels = [...xs.map((x) => x > 0), ...xs.map((x) => x < 0)];
+    const groups = [...xs.map(() => "a"), ...xs.map(() => "b")];
+    const pooled = fitLogistic(rows, labels, ["x"]);
+    for (const r of rows) expect(predictLogistic(pooled, r)).toBeCloseTo(0.5, 12);
+    const cv = crossValidateLogistic(rows, labels, ["x"], { groups, folds: 2 });
+    expect(cv.rows).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    cv.probabilities.forEach((p, j) => {
+      expect(p > 0.5).toBe(!labels[cv.rows[j] as number]);
+    });
+  });
+
+  it("rejects too few groups for the folds and mismatched groups with typed errors", () => {
+    const rows = [{ x: 1 }, { x: -1 }, { x: 2 }, { x: -2 }];
+    const labels = [true, false, true, false];
+    expect(() => crossValidateLogistic(rows, labels, ["x"], { groups: ["a", "a", "b", "b"], folds: 3 })).toThrow(
+      expect.objectContaining({
+        code: "INVALID_VALUE",
+        message: expect.stringContaining("2 groups cannot fill 3 folds"),
+      }),
+    );
+    expect(() => crossValidateLogistic(rows, labels, ["x"], { groups: ["a", "b"] })).toThrow(
+      expect.objectContaining({ code: "INVALID_VALUE" }),
+    );
+    expect(() => crossValidateLogistic(rows, labels, ["x"], { groups: ["a", "b", "c", 4 as never], folds: 2 })).toThrow(
+      expect.objectContaining({ code: "NOT_TEXT" }),
     );
   });
 

@@ -10,6 +10,7 @@ import {
   openKnowledgeBase,
   pushAll,
   readExamples,
+  rocAuc,
   writeFileAtomic,
 } from "@npov/core";
 import { type EvaluationRow, evaluate } from "@npov/eval";
@@ -20,6 +21,7 @@ import {
   COVERAGE_FEATURES,
   calibrationReport,
   cosine,
+  crossValidateLogistic,
   defaultWordVectors,
   evaluateLexSim,
   fitLogistic,
@@ -160,6 +162,14 @@ export function registerSupport(program: Command): void {
       ),
     )
     .option(...numberOption("--l2 <x>", "L2 penalty", { min: 0, max: 1e6 }, 1))
+    .option(
+      ...integerOption(
+        "--cv-folds <n>",
+        "topic-grouped cross-validation folds over the tune part, reported as out-of-fold ROC AUC (0: none)",
+        { min: 0, max: 100 },
+        5,
+      ),
+    )
     .option(...integerOption("--seed <n>", "random seed", SEED_RANGE, 0))
     .action(
       (opts: {
@@ -170,9 +180,12 @@ export function registerSupport(program: Command): void {
         coverageTemplatePerTopic: number;
         tuneWeight: number;
         l2: number;
+        cvFolds: number;
         seed: number;
       }) => {
         const { seed, perTopic, l2, tuneWeight } = opts;
+        const folds = opts.cvFolds;
+        if (folds === 1) throw new UsageError("--cv-folds must be 0 (no cross-validation) or at least 2.");
         const templatePerTopic = opts.coverageTemplatePerTopic;
         prepareOutputFolder(opts.out);
         const started = performance.now();
@@ -198,24 +211,54 @@ export function registerSupport(program: Command): void {
           (e) => supportResponse(e.input, e.response, { specificity: table, combiner: null }).features,
         );
         const calibration: Record<string, unknown> = {};
+        const crossValidation: Record<string, unknown> = {};
+        // Tune rows together weigh tuneWeight x the synthetic rows of the same fit.
+        const weightsOf = (members: readonly number[]) => {
+          const syntheticRows = members.filter((i) => i < synthetic.length).length;
+          const tuneRows = members.length - syntheticRows;
+          return members.map((i) => (i < synthetic.length ? 1 : (tuneWeight * syntheticRows) / Math.max(1, tuneRows)));
+        };
         const fit = (type: "hallucination" | "coverage", names: readonly string[]) => {
           const idx = examples
             .map((_, i) => i)
             .filter((i) => examples[i]?.labels?.[type] !== undefined && (type === "coverage" || !isTemplate(i)));
-          const syntheticRows = idx.filter((i) => i < synthetic.length).length;
-          const tuneRows = idx.length - syntheticRows;
+          const labelsOf = (members: readonly number[]) => members.map((i) => examples[i]?.labels?.[type] === true);
           const model = fitLogistic(
             idx.map((i) => rows[i] as Record<string, number>),
-            idx.map((i) => examples[i]?.labels?.[type] === true),
+            labelsOf(idx),
             names,
-            {
-              l2,
-              seed,
-              weights: idx.map((i) =>
-                i < synthetic.length ? 1 : (tuneWeight * syntheticRows) / Math.max(1, tuneRows),
-              ),
-            },
+            { l2, seed, weights: weightsOf(idx) },
           );
+          // Out-of-fold AUC on the tune part: each topic is scored by a model that never saw it.
+          const tuneIdx = idx.filter((i) => i >= synthetic.length);
+          const tuneLabels = labelsOf(tuneIdx);
+          if (
+            folds > 0 &&
+            new Set(tuneIdx.map((i) => examples[i]?.topicId ?? examples[i]?.id)).size >= folds &&
+            tuneLabels.includes(true) &&
+            tuneLabels.includes(false)
+          ) {
+            const cv = crossValidateLogistic(
+              idx.map((i) => rows[i] as Record<string, number>),
+              labelsOf(idx),
+              names,
+              {
+                groups: idx.map((i) =>
+                  i < synthetic.length ? undefined : (examples[i]?.topicId ?? examples[i]?.id ?? `row ${i}`),
+                ),
+                folds,
+                seed,
+                l2,
+                weights: (train) => weightsOf(train.map((j) => idx[j] as number)),
+              },
+            );
+            crossValidation[type] = round(
+              rocAuc(
+                cv.probabilities,
+                cv.rows.map((j) => examples[idx[j] as number]?.labels?.[type] === true),
+              ),
+            );
+          }
           // Calibration on the training data, synthetic and tune apart (the held-out figures are in docs/results.md).
           for (const [part, members] of [
             ["synthetic", idx.filter((i) => i < synthetic.length)],
@@ -237,7 +280,7 @@ export function registerSupport(program: Command): void {
           }
           return model;
         };
-        const command = `pnpm npov train-support --out ${opts.out} --kb ${opts.kb} --per-topic ${perTopic}${templatePerTopic > 0 ? ` --coverage-template-per-topic ${templatePerTopic}` : ""}${devFiles.length > 0 ? ` --dev ${devFiles.join(",")}` : ""} --tune-weight ${tuneWeight} --l2 ${l2} --seed ${seed}`;
+        const command = `pnpm npov train-support --out ${opts.out} --kb ${opts.kb} --per-topic ${perTopic}${templatePerTopic > 0 ? ` --coverage-template-per-topic ${templatePerTopic}` : ""}${devFiles.length > 0 ? ` --dev ${devFiles.join(",")}` : ""} --tune-weight ${tuneWeight} --l2 ${l2}${folds === 5 ? "" : ` --cv-folds ${folds}`} --seed ${seed}`;
         const combiner: SupportCombiner = {
           format: "npov-support-combiner/1",
           hallucination: fit("hallucination", HALLUCINATION_FEATURES),
@@ -251,10 +294,16 @@ export function registerSupport(program: Command): void {
             tuneExamples: tune.length,
             command,
             calibration,
+            ...(Object.keys(crossValidation).length === 0 ? {} : { crossValidation: { folds, ...crossValidation } }),
           },
         };
         saveSupportCombiner(join(opts.out as string, "combiner.json"), combiner);
         const seconds = (performance.now() - started) / 1000;
+        const cvAuc = (type: string) => (crossValidation[type] as number | undefined)?.toFixed(3) ?? "n/a";
+        const cvText =
+          Object.keys(crossValidation).length === 0
+            ? undefined
+            : `topic-grouped ${folds}-fold cross-validation on the tune part: out-of-fold ROC AUC hallucination ${cvAuc("hallucination")}, coverage ${cvAuc("coverage")}`;
         const cal = (key: string) => {
           const c = calibration[key] as { n: number; brier: number; ece: number } | undefined;
           return c === undefined ? "n/a" : `Brier ${c.brier.toFixed(3)}, ECE ${c.ece.toFixed(3)} (n = ${c.n})`;
@@ -266,12 +315,15 @@ export function registerSupport(program: Command): void {
             `* \`combiner.json\`: two L2-regularized logistic regressions (hallucination over ${HALLUCINATION_FEATURES.length} features, coverage over ${COVERAGE_FEATURES.length}) on standardized alignment features (per-sentence support and unsupported specific mass, orphan sentences, unmatched names and numbers, role counts; per-argument global, local and one-to-one coverage; structure: side blocks opened by cues such as "However" or "Critics", perspectives stated in another side's block, perspective switches), fitted by Newton's method from a seeded start: the same data and seed give bit-identical weights.\n` +
             `* Training data: ${chatbot.length.toLocaleString("en-US")} chatbot-style synthetic examples (\`buildChatbotDataset\` of @npov/synth, ${perTopic} input(s) per Perspectrum **train** topic, all eight kinds)${template.length > 0 ? `, for the coverage model also ${template.length.toLocaleString("en-US")} template-style synthetic examples (\`buildDataset\`, ${templatePerTopic} input(s) per train topic, all slices)` : ""} and ${tune.length} hand-written examples of the chatbot-dev set's **tune** part (Perspectrum dev topics), weighted so the tune part counts ${tuneWeight} x as much as the synthetic part in all. The heldout part and test topics were never used.\n` +
             `* Command: \`${command}\` (${seconds.toFixed(0)} s on 2 cores).\n` +
+            (cvText === undefined
+              ? ""
+              : `* Cross-validation: ${cvText} (each fold of dev topics scored by a model fitted on the synthetic data and the other folds, with the same weighting).\n`) +
             `* Calibration on the training data: hallucination ${cal("hallucination.synthetic")} on synthetic, ${cal("hallucination.tune")} on tune; coverage ${cal("coverage.synthetic")} on synthetic, ${cal("coverage.tune")} on tune. Reliability bins (lower edge, count, mean prediction, observed rate) are in combiner.json under meta.calibration; held-out figures are in docs/results.md.\n` +
             `* Limits: trained for chatbot-style English responses to two-sided debates; the outputs are probabilities under the training mix (about ${Math.round((100 * examples.filter((e) => e.labels?.hallucination).length) / examples.length)}% hallucinations), so thresholds should be recalibrated for another error rate.\n` +
             `* License: the specificity table is derived from Perspectrum (CC BY-SA 4.0) and distributed under CC BY-SA 4.0 with that attribution; the combiner is the project's own.\n`,
         );
         out(
-          `trained the support combiner on ${chatbot.length} chatbot-style${template.length > 0 ? ` (+ ${template.length} template-style for coverage)` : ""} synthetic + ${tune.length} tune examples in ${seconds.toFixed(0)} s; written to ${opts.out}`,
+          `trained the support combiner on ${chatbot.length} chatbot-style${template.length > 0 ? ` (+ ${template.length} template-style for coverage)` : ""} synthetic + ${tune.length} tune examples in ${seconds.toFixed(0)} s${cvText === undefined ? (folds > 0 && tune.length > 0 ? `; no cross-validation (the tune part needs ${folds} topics and both outcomes)` : "") : `; ${cvText}`}; written to ${opts.out}`,
         );
       },
     );
