@@ -117,10 +117,48 @@ function wideMatching(
   max: number,
   meter: WorkMeter,
 ): number[] {
-  // Jonker-Volgenant style potentials (1-based arrays as in the classic formulation); cost = max - weight.
+  refuseEarly(meter, rows, cols);
+  const cost = new Float64Array(rows * cols);
+  for (let r = 0; r < rows; r++) {
+    const row = weights[r] as ArrayLike<number>;
+    for (let c = 0; c < cols; c++) cost[r * cols + c] = max - (row[c] as number);
+  }
+  return matchedColumns(weights, rows, cols, assign(cost, rows, cols, meter));
+}
+
+/** The classic formulation, padded to n x n with zero weights (n = the larger side): O(n^3). */
+function squareMatching(
+  weights: ReadonlyArray<ArrayLike<number>>,
+  rows: number,
+  cols: number,
+  max: number,
+  meter: WorkMeter,
+): number[] {
+  const n = Math.max(rows, cols);
+  refuseEarly(meter, n, n);
+  // cost(r, c) = max - weight inside the matrix, max in the zero-weight padding.
+  const cost = new Float64Array(n * n).fill(max);
+  for (let r = 0; r < rows; r++) {
+    const row = weights[r] as ArrayLike<number>;
+    for (let c = 0; c < cols; c++) cost[r * n + c] = max - (row[c] as number);
+  }
+  return matchedColumns(weights, rows, cols, assign(cost, n, n, meter));
+}
+
+/** Every row takes at least one scan of the columns: refuse before building a cost matrix past the limit. */
+function refuseEarly(meter: WorkMeter, rows: number, cols: number): void {
+  if (meter.steps + rows * (2 * cols + 1) > meter.limit) meter.add(rows * (2 * cols + 1));
+}
+
+/**
+ * Minimum-cost assignment of every row of a `rows` x `cols` cost matrix (row-major, rows <= cols) to its own
+ * column, with Jonker-Volgenant style potentials (1-based arrays as in the classic formulation). Returns
+ * p[col] = 1-based row assigned to col, 0 for none.
+ */
+function assign(cost: Float64Array, rows: number, cols: number, meter: WorkMeter): Int32Array {
   const u = new Float64Array(rows + 1);
   const v = new Float64Array(cols + 1);
-  const p = new Int32Array(cols + 1); // p[col] = row matched to col
+  const p = new Int32Array(cols + 1);
   const way = new Int32Array(cols + 1);
   const minv = new Float64Array(cols + 1);
   const used = new Uint8Array(cols + 1);
@@ -133,12 +171,12 @@ function wideMatching(
     do {
       used[j0] = 1;
       const i0 = p[j0] as number;
-      const row = weights[i0 - 1] as ArrayLike<number>;
+      const base = (i0 - 1) * cols;
       let delta = Number.POSITIVE_INFINITY;
       let j1 = 0;
       for (let j = 1; j <= cols; j++) {
         if (used[j]) continue;
-        const cur = max - (row[j - 1] as number) - (u[i0] as number) - (v[j] as number);
+        const cur = (cost[base + j - 1] as number) - (u[i0] as number) - (v[j] as number);
         if (cur < (minv[j] as number)) {
           minv[j] = cur;
           way[j] = j0;
@@ -164,73 +202,18 @@ function wideMatching(
       j0 = j1;
     } while (j0 !== 0);
   }
-  const match = new Array<number>(rows).fill(-1);
-  for (let j = 1; j <= cols; j++) {
-    const r = (p[j] as number) - 1;
-    if (r >= 0 && ((weights[r] as ArrayLike<number>)[j - 1] as number) > 0) match[r] = j - 1;
-  }
-  return match;
+  return p;
 }
 
-/** The classic formulation, padded to n x n with zero weights (n = the larger side): O(n^3). */
-function squareMatching(
+/** Each row's matched column from `p` (padding and zero-weight matches count as unmatched, -1). */
+function matchedColumns(
   weights: ReadonlyArray<ArrayLike<number>>,
   rows: number,
   cols: number,
-  max: number,
-  meter: WorkMeter,
+  p: Int32Array,
 ): number[] {
-  const n = Math.max(rows, cols);
-  // cost(r, c) = max - weight inside the matrix, max in the zero-weight padding.
-  const u = new Float64Array(n + 1);
-  const v = new Float64Array(n + 1);
-  const p = new Int32Array(n + 1);
-  const way = new Int32Array(n + 1);
-  const minv = new Float64Array(n + 1);
-  const used = new Uint8Array(n + 1);
-  for (let i = 1; i <= n; i++) {
-    p[0] = i;
-    let j0 = 0;
-    minv.fill(Number.POSITIVE_INFINITY);
-    used.fill(0);
-    let steps = 0;
-    do {
-      used[j0] = 1;
-      const i0 = p[j0] as number;
-      const row = i0 - 1 < rows ? (weights[i0 - 1] as ArrayLike<number>) : undefined;
-      let delta = Number.POSITIVE_INFINITY;
-      let j1 = 0;
-      for (let j = 1; j <= n; j++) {
-        if (used[j]) continue;
-        const cost = row !== undefined && j - 1 < cols ? max - (row[j - 1] as number) : max;
-        const cur = cost - (u[i0] as number) - (v[j] as number);
-        if (cur < (minv[j] as number)) {
-          minv[j] = cur;
-          way[j] = j0;
-        }
-        if ((minv[j] as number) < delta) {
-          delta = minv[j] as number;
-          j1 = j;
-        }
-      }
-      for (let j = 0; j <= n; j++) {
-        if (used[j]) {
-          u[p[j] as number] = (u[p[j] as number] as number) + delta;
-          v[j] = (v[j] as number) - delta;
-        } else minv[j] = (minv[j] as number) - delta;
-      }
-      j0 = j1;
-      steps++;
-    } while (p[j0] !== 0);
-    meter.add(steps * (2 * n + 1));
-    do {
-      const j1 = way[j0] as number;
-      p[j0] = p[j1] as number;
-      j0 = j1;
-    } while (j0 !== 0);
-  }
   const match = new Array<number>(rows).fill(-1);
-  for (let j = 1; j <= n; j++) {
+  for (let j = 1; j < p.length; j++) {
     const r = (p[j] as number) - 1;
     if (r >= 0 && r < rows && j - 1 < cols && ((weights[r] as ArrayLike<number>)[j - 1] as number) > 0)
       match[r] = j - 1;
