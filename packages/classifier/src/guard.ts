@@ -399,8 +399,38 @@ export function createGuard(options: {
   };
 }
 
+/**
+ * Check a guard configuration as {@link loadGuardConfig} does: format, a detector method, finite thresholds,
+ * and a valid `onError` and `timeoutMs` when given. @throws InvalidValueError naming the bad field
+ */
+export function checkGuardConfig(value: unknown, path = "config"): GuardConfig {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new InvalidValueError(path, 'must be an object {"format": "npov-guard/1", detector, thresholds, ...}.');
+  const c = value as Partial<GuardConfig>;
+  if (c.format !== "npov-guard/1") throw new InvalidValueError(`${path}.format`, 'must be "npov-guard/1".');
+  if (typeof c.detector?.method !== "string")
+    throw new InvalidValueError(`${path}.detector.method`, 'is missing: name a detector method, e.g. "align".');
+  for (const k of ["hallucination", "coverage"] as const)
+    if (typeof c.thresholds?.[k] !== "number" || !Number.isFinite(c.thresholds[k]))
+      throw new InvalidValueError(`${path}.thresholds.${k}`, "must be a finite number.");
+  checkErrorPolicy(c.onError, `${path}.onError`);
+  checkTimeoutMs(c.timeoutMs, `${path}.timeoutMs`);
+  return c as GuardConfig;
+}
+
+/**
+ * Save a guard configuration as JSON, atomically, after {@link checkGuardConfig}.
+ * @throws InvalidValueError for an invalid or non-JSON configuration; FileWriteError
+ */
 export function saveGuardConfig(file: string, config: GuardConfig): void {
-  writeFileAtomic(file, `${JSON.stringify(config, null, 2)}\n`);
+  checkGuardConfig(config);
+  let text: string;
+  try {
+    text = JSON.stringify(config, null, 2);
+  } catch (cause) {
+    throw new InvalidValueError("config", `must be JSON-serializable (${(cause as Error).message}).`);
+  }
+  writeFileAtomic(file, `${text}\n`);
 }
 
 /** Load and validate a guard configuration. @throws FileReadError, FileFormatError */
@@ -413,24 +443,14 @@ export function loadGuardConfig(file: string): GuardConfig {
     if (e instanceof SyntaxError) throw fail("", `invalid JSON: ${e.message}`);
     throw e;
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value))
-    throw fail("", 'expected a JSON object {"format": "npov-guard/1", ...}');
-  if (value.format !== "npov-guard/1") throw fail("format", 'expected "npov-guard/1"');
-  if (typeof value.detector?.method !== "string") throw fail("detector.method", "missing");
-  for (const k of ["hallucination", "coverage"] as const)
-    if (typeof value.thresholds?.[k] !== "number" || !Number.isFinite(value.thresholds[k]))
-      throw fail(`thresholds.${k}`, "must be a finite number");
-  for (const [field, check] of [
-    ["onError", checkErrorPolicy],
-    ["timeoutMs", checkTimeoutMs],
-  ] as const)
-    try {
-      check(value[field], field);
-    } catch (e) {
-      if (e instanceof InvalidValueError) throw fail(field, e.message.slice(field.length + 2));
-      throw e;
-    }
-  return value;
+  try {
+    return checkGuardConfig(value, "config");
+  } catch (e) {
+    if (!(e instanceof InvalidValueError)) throw e;
+    // The field relative to the file, and the message without its "config.x: " prefix.
+    const field = (e.path ?? "config").replace(/^config\.?/, "");
+    throw fail(field, e.message.slice((e.path ?? "").length + 2));
+  }
 }
 
 /**

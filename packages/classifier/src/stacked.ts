@@ -4,6 +4,7 @@
  * on labelled (synthetic) examples and saved as a small JSON file.
  */
 import {
+  checkLogisticModel,
   type ErrorDetector,
   type ErrorScores,
   FileFormatError,
@@ -143,8 +144,21 @@ export function stackedDetector(model: StackedModel, sources: readonly ErrorDete
   };
 }
 
+/**
+ * Save a stacked model as JSON, atomically, after checking it as {@link loadStacked} will.
+ * @throws InvalidValueError for a model that is not `{format: "npov-stacked/1", hallucination, coverage}` with
+ * two valid logistic models; FileWriteError
+ */
 export function saveStacked(file: string, model: StackedModel): void {
-  writeFileAtomic(file, `${JSON.stringify(model, null, 2)}\n`);
+  if (typeof model !== "object" || model === null || Array.isArray(model))
+    throw new InvalidValueError("model", "must be a stacked model {format, hallucination, coverage}.");
+  if (model.format !== "npov-stacked/1") throw new InvalidValueError("model.format", 'must be "npov-stacked/1".');
+  checkLogisticModel(model.hallucination, "model.hallucination");
+  checkLogisticModel(model.coverage, "model.coverage");
+  writeFileAtomic(
+    file,
+    `${JSON.stringify({ format: model.format, hallucination: model.hallucination, coverage: model.coverage }, null, 2)}\n`,
+  );
 }
 
 /**

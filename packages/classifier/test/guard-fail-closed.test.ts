@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -10,6 +10,9 @@ import {
   type GuardVerdict,
   loadGuard,
   loadGuardConfig,
+  loadStacked,
+  saveGuardConfig,
+  saveStacked,
 } from "@npov/classifier";
 import {
   ContextTooLongError,
@@ -332,5 +335,42 @@ describe("createGuard and loadGuardConfig refuse what they cannot use", () => {
       writeFileSync(join(dir, "g.json"), body);
       expect(codeOf(() => loadGuardConfig(join(dir, "g.json")))).toBe("INVALID_FILE");
     }
+  });
+});
+
+describe("saveGuardConfig and saveStacked refuse what their loaders would refuse", () => {
+  it("an invalid guard config or stacked model is INVALID_VALUE naming the field, and no file is written", () => {
+    const dir = mkdtempSync(join(tmpdir(), "npov-guard-save-"));
+    const file = join(dir, "out.json");
+    const good = { format: "npov-guard/1", detector: { method: "rouge" }, thresholds } as const;
+    for (const [bad, field] of [
+      [{ ...good, thresholds: { hallucination: 0.5, coverage: Number.NaN } }, "config.thresholds.coverage"],
+      [{ ...good, detector: {} }, "config.detector.method"],
+      [{ ...good, onError: "allow" }, "config.onError"],
+      [{ ...good, timeoutMs: 0 }, "config.timeoutMs"],
+      [{ ...good, calibration: { n: 10n } }, "config"],
+    ] as const) {
+      const error = (() => {
+        try {
+          saveGuardConfig(file, bad as never);
+        } catch (e) {
+          return e as NpovError & { path?: string };
+        }
+        return undefined;
+      })();
+      expect(error?.code).toBe("INVALID_VALUE");
+      expect(error?.path).toBe(field);
+      expect(existsSync(file)).toBe(false);
+    }
+    saveGuardConfig(file, good as never);
+    expect(loadGuardConfig(file)).toEqual(good);
+    const model = { features: ["x"], mean: [0], std: [1], weights: [2], bias: 0.5 };
+    const stackedFile = join(dir, "stacked.json");
+    expect(() =>
+      saveStacked(stackedFile, { format: "npov-stacked/1", hallucination: model, coverage: { ...model, std: [0] } }),
+    ).toThrow(expect.objectContaining({ code: "INVALID_VALUE", path: "model.coverage.std[0]" }));
+    expect(existsSync(stackedFile)).toBe(false);
+    saveStacked(stackedFile, { format: "npov-stacked/1", hallucination: model, coverage: model });
+    expect(loadStacked(stackedFile)).toEqual({ format: "npov-stacked/1", hallucination: model, coverage: model });
   });
 });
