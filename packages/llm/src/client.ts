@@ -1,8 +1,10 @@
 /**
  * LlmClient: one client for every OpenAI-compatible endpoint (OpenAI, vLLM, llama.cpp's server, Ollama,
- * LM Studio, `npov serve`), on the maintained `openai` SDK. The SDK does timeouts and retries (429, 5xx,
- * network errors; it honours `Retry-After` and `retry-after-ms`); this class adds an API key from the
- * environment, a concurrency limit, typed errors, a content-addressed on-disk cache and a usage/cost tally.
+ * LM Studio, `npov serve`), on the maintained `openai` SDK. The SDK does retries (429, 5xx, network errors;
+ * it honours `Retry-After` and `retry-after-ms`) and times the wait for headers; this class adds a timeout on
+ * every later wait for the body or stream, an API key from the environment, a concurrency limit (streams hold
+ * their slot until they end), typed errors, a content-addressed on-disk cache of valid replies and a
+ * usage/cost tally.
  */
 import OpenAI, {
   APIConnectionError,
@@ -35,7 +37,7 @@ export interface LlmClientOptions {
    * servers need none). Set: that variable must exist.
    */
   apiKeyEnv?: string;
-  /** Per-request timeout (default 60 s). */
+  /** Longest wait for the response headers and for each later chunk of the body (default 60 s). */
   timeoutMs?: number;
   /** Retries on 408/409/429/5xx and network errors, honouring Retry-After (default 3). */
   maxRetries?: number;
@@ -92,17 +94,86 @@ class Limiter {
   private active = 0;
   private readonly waiting: Array<() => void> = [];
   constructor(private readonly limit: number) {}
-  async run<T>(task: () => Promise<T>): Promise<T> {
+  /** Wait for a slot; the returned function frees it (once). */
+  async acquire(): Promise<() => void> {
     if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
     this.active++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.active--;
+      this.waiting.shift()?.();
+    };
+  }
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    const release = await this.acquire();
     try {
       return await task();
     } finally {
-      this.active--;
-      this.waiting.shift()?.();
+      release();
     }
   }
 }
+
+/**
+ * A fetch whose response body fails with a TIMEOUT {@link EndpointError} when the next chunk does not arrive
+ * within `timeoutMs`. The SDK's own timeout ends when the headers arrive; without this, an endpoint that sends
+ * headers and then stalls (or stalls mid-stream) would hold the request forever.
+ */
+function withBodyTimeout(base: typeof fetch, timeoutMs: number, baseURL: string): typeof fetch {
+  return async (input, init) => {
+    const response = await base(input, init);
+    if (response.body === null) return response;
+    const reader = response.body.getReader();
+    // The end of the body as text, so a stream's closing `data: [DONE]` can be told from a cut connection.
+    const decoder = new TextDecoder();
+    const seen = { tail: "" };
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const stalled = new Promise<never>((_, reject) => {
+          timer = setTimeout(
+            () =>
+              reject(
+                new EndpointError(
+                  "TIMEOUT",
+                  `${baseURL} sent no data for ${timeoutMs} ms in the middle of its reply (timeoutMs bounds every wait).`,
+                ),
+              ),
+            timeoutMs,
+          );
+        });
+        try {
+          const chunk = await Promise.race([reader.read(), stalled]);
+          if (chunk.done) controller.close();
+          else {
+            seen.tail = (seen.tail + decoder.decode(chunk.value, { stream: true })).slice(-64);
+            controller.enqueue(chunk.value);
+          }
+        } catch (error) {
+          reader.cancel(error).catch(() => undefined);
+          controller.error(error);
+        } finally {
+          clearTimeout(timer);
+        }
+      },
+      cancel(reason) {
+        return reader.cancel(reason);
+      },
+    });
+    const wrapped = new Response(body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+    bodyEnds.set(wrapped, seen);
+    return wrapped;
+  };
+}
+
+/** The last characters of each wrapped response body (see {@link withBodyTimeout}). */
+const bodyEnds = new WeakMap<Response, { tail: string }>();
 
 export class LlmClient {
   readonly model: string;
@@ -138,7 +209,7 @@ export class LlmClient {
       ...(apiKey === undefined ? { defaultHeaders: { Authorization: null } } : {}),
       timeout: options.timeoutMs ?? 60_000,
       maxRetries: options.maxRetries ?? 3,
-      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+      fetch: withBodyTimeout(options.fetch ?? globalThis.fetch, options.timeoutMs ?? 60_000, this.baseURL),
     });
     this.limiter = new Limiter(options.concurrency ?? 4);
     this.cache = options.cacheDir === undefined ? undefined : new ResponseCache(options.cacheDir);
@@ -148,23 +219,23 @@ export class LlmClient {
   /** A chat completion (`POST /chat/completions`), from the cache when stored. */
   async chat(request: ChatRequest, signal?: AbortSignal): Promise<ChatCompletion> {
     const body = { ...request, model: this.model, stream: false as const };
-    const response = await this.cached("chat.completions", body, () =>
-      this.sdk.chat.completions.create(body, signal === undefined ? {} : { signal }),
-    );
-    if (!Array.isArray((response as ChatCompletion)?.choices))
-      throw new EndpointError("BAD_RESPONSE", `the chat reply from ${this.baseURL} has no choices array.`);
-    return response as ChatCompletion;
+    return (await this.cached(
+      "chat.completions",
+      body,
+      () => this.sdk.chat.completions.create(body, signal === undefined ? {} : { signal }),
+      "the chat reply",
+    )) as ChatCompletion;
   }
 
   /** A text completion (`POST /completions`), from the cache when stored. */
   async complete(request: CompletionRequest, signal?: AbortSignal): Promise<Completion> {
     const body = { ...request, model: this.model, stream: false as const };
-    const response = await this.cached("completions", body, () =>
-      this.sdk.completions.create(body, signal === undefined ? {} : { signal }),
-    );
-    if (!Array.isArray((response as Completion)?.choices))
-      throw new EndpointError("BAD_RESPONSE", `the completion from ${this.baseURL} has no choices array.`);
-    return response as Completion;
+    return (await this.cached(
+      "completions",
+      body,
+      () => this.sdk.completions.create(body, signal === undefined ? {} : { signal }),
+      "the completion",
+    )) as Completion;
   }
 
   /** Streamed chat content deltas (never cached: streams are for people watching, not for evaluation). */
@@ -173,18 +244,34 @@ export class LlmClient {
     signal?: AbortSignal,
   ): AsyncIterable<string> {
     const body = { ...request, model: this.model, stream: true as const };
-    const stream = await this.limiter.run(() =>
-      this.call(() => this.sdk.chat.completions.create(body, signal === undefined ? {} : { signal })),
-    );
-    this.tally.requests++;
-    this.tally.withoutUsage++;
+    // The slot is held until the stream ends: `concurrency` counts streams in flight, not just their headers.
+    const release = await this.limiter.acquire();
     try {
-      for await (const chunk of stream) {
-        const delta = chunk.choices?.[0]?.delta?.content;
-        if (delta) yield delta;
+      const { data: stream, response } = await this.call(() =>
+        this.sdk.chat.completions.create(body, signal === undefined ? {} : { signal }).withResponse(),
+      );
+      this.tally.requests++;
+      this.tally.withoutUsage++;
+      let finished = false;
+      try {
+        for await (const chunk of stream) {
+          const choice = chunk.choices?.[0];
+          const delta = choice?.delta?.content;
+          if (delta) yield delta;
+          if (choice?.finish_reason) finished = true;
+        }
+      } catch (error) {
+        throw this.translate(error);
       }
-    } catch (error) {
-      throw this.translate(error);
+      // A stream cut short (a proxy closing the connection cleanly) must not pass as a complete reply: a
+      // complete one sent a finish_reason or the closing `data: [DONE]`.
+      if (!finished && !/data: ?\[DONE\]\s*$/.test(bodyEnds.get(response)?.tail ?? ""))
+        throw new EndpointError(
+          "BAD_RESPONSE",
+          `the stream from ${this.baseURL} ended before its reply finished (no finish_reason, no [DONE]): the text is incomplete.`,
+        );
+    } finally {
+      release();
     }
   }
 
@@ -205,15 +292,20 @@ export class LlmClient {
     };
   }
 
-  private async cached(api: string, body: object, send: () => Promise<unknown>): Promise<unknown> {
+  /** A response from the cache, else from the network -- stored only when it has a choices array. */
+  private async cached(api: string, body: object, send: () => Promise<unknown>, what: string): Promise<unknown> {
     const key = { api, baseURL: this.baseURL, body };
     const hit = this.cache?.get(key);
-    if (hit !== undefined) {
+    if (hit !== undefined && Array.isArray((hit as { choices?: unknown }).choices)) {
       this.tally.cacheHits++;
       return hit;
     }
     const response = await this.limiter.run(() => this.call(send));
     this.tally.requests++;
+    // A 200 without choices (an error object, a captive portal's page) is refused and not cached, so the
+    // next run asks again instead of replaying the failure.
+    if (!Array.isArray((response as { choices?: unknown } | null)?.choices))
+      throw new EndpointError("BAD_RESPONSE", `${what} from ${this.baseURL} has no choices array.`);
     const usage = (response as { usage?: { prompt_tokens?: unknown; completion_tokens?: unknown } | null }).usage;
     if (usage && typeof usage.prompt_tokens === "number" && typeof usage.completion_tokens === "number") {
       this.tally.promptTokens += usage.prompt_tokens;
@@ -254,8 +346,34 @@ export class LlmClient {
         { status: error.status, cause: error },
       );
     }
+    if (error instanceof APIError)
+      // No status: an error event inside a stream (`data: {"error": ...}`); keep the server's own code.
+      return new EndpointError(
+        "STREAM_ERROR",
+        `${this.baseURL} reported an error in its stream${typeof error.code === "string" ? ` (${error.code})` : ""}: ${String(error.message).slice(0, 300)}`,
+        { cause: error },
+      );
     if (error instanceof OpenAIError)
       return new EndpointError("SDK_ERROR", `the openai SDK refused the request: ${error.message}`, { cause: error });
+    const name = (error as { name?: unknown } | null)?.name;
+    if (name === "AbortError") return new EndpointError("ABORTED", "the request was aborted.", { cause: error });
+    if (name === "TimeoutError")
+      return new EndpointError("TIMEOUT", `no answer from ${this.baseURL} in time.`, { cause: error });
+    if (error instanceof SyntaxError)
+      return new EndpointError(
+        "BAD_RESPONSE",
+        `${this.baseURL} sent a reply that is not valid JSON: ${error.message}`,
+        {
+          cause: error,
+        },
+      );
+    // What fetch throws when the connection breaks while the body is read ("terminated", "other side closed").
+    if (error instanceof TypeError)
+      return new EndpointError(
+        "NETWORK",
+        `the connection to ${this.baseURL} broke during the reply: ${describeCause(error)}.`,
+        { cause: error },
+      );
     return error;
   }
 }

@@ -8,8 +8,10 @@ import { NpovError } from "@npov/core";
  * An OpenAI-compatible endpoint refused a request or could not be reached, or the client was set up wrong.
  * Codes: `INVALID_BASE_URL`, `INVALID_MODEL`, `INVALID_OPTION`, `MISSING_API_KEY`, `HTTP_ERROR` (a 4xx that
  * retrying cannot fix; see `status`), `RETRIES_EXHAUSTED` (408/409/429/5xx after every retry), `TIMEOUT`,
- * `NETWORK`, `ABORTED`, `BAD_RESPONSE` (a 200 whose JSON lacks what the protocol promises), `SDK_ERROR`
- * (the SDK refused the request before sending it).
+ * `NETWORK` (unreachable, or the connection broke during the reply), `ABORTED`, `BAD_RESPONSE` (a 200 that is
+ * not JSON, lacks what the protocol promises, or a stream that ended before its finish), `STREAM_ERROR` (an
+ * error event inside a stream; the message carries the server's code), `SDK_ERROR` (the SDK refused the
+ * request before sending it).
  */
 export class EndpointError extends NpovError {
   /** HTTP status, when the server answered. */

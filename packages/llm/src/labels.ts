@@ -12,6 +12,7 @@
  * tokens). A label absent from the top-k contributes no mass; both absent is a {@link LabelLogprobsError}
  * (never a silent 0.5).
  */
+import { describe, InvalidValueError } from "@npov/core";
 import { LabelLogprobsError } from "./errors.js";
 
 /** The two answer labels (default YES / NO, the paper's Figure 4 targets without the brace). */
@@ -42,6 +43,33 @@ export function normalizeLabelToken(token: string): string {
   return token.replace(EDGE, "").toUpperCase();
 }
 
+/**
+ * Check a label pair: two strings, non-empty after {@link normalizeLabelToken}, neither a prefix of the other
+ * (a token that starts both could never count for either).
+ * @throws InvalidValueError naming the bad label
+ */
+export function checkLabels(value: unknown, path = "labels"): Labels {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new InvalidValueError(path, `must be an object {yes, no} of two label words, got ${describe(value)}.`);
+  const labels = value as Partial<Labels>;
+  for (const key of ["yes", "no"] as const) {
+    const label = labels[key];
+    if (typeof label !== "string" || normalizeLabelToken(label) === "")
+      throw new InvalidValueError(
+        `${path}.${key}`,
+        `must be a word with letters or digits (e.g. ${DEFAULT_LABELS[key]}), got ${describe(label)}.`,
+      );
+  }
+  const yes = normalizeLabelToken(labels.yes as string);
+  const no = normalizeLabelToken(labels.no as string);
+  if (yes.startsWith(no) || no.startsWith(yes))
+    throw new InvalidValueError(
+      path,
+      `${JSON.stringify(labels.yes)} and ${JSON.stringify(labels.no)} read the same or one starts the other (case and punctuation aside): choose two labels that differ from their first letters on.`,
+    );
+  return labels as Labels;
+}
+
 /** Which label a token counts for under the label rule, if any. */
 export function labelOf(token: string, labels: Labels = DEFAULT_LABELS): "yes" | "no" | undefined {
   const n = normalizeLabelToken(token);
@@ -67,25 +95,31 @@ export interface LabelProbability {
 
 /** Apply the label rule to one position's top-k. @throws LabelLogprobsError when neither label is present */
 export function labelProbability(top: readonly TokenLogprob[], labels: Labels = DEFAULT_LABELS): LabelProbability {
+  checkLabels(labels);
   let yesMass = 0;
   let noMass = 0;
   const yesTokens: string[] = [];
   const noTokens: string[] = [];
+  let invalid = 0;
   for (const { token, logprob } of top) {
-    if (typeof token !== "string" || typeof logprob !== "number" || !Number.isFinite(logprob)) continue;
+    // A log-probability is <= 0; rounding may push a certain token a hair above. Anything larger is not one.
+    if (typeof token !== "string" || typeof logprob !== "number" || !(logprob <= 1e-3)) {
+      invalid++;
+      continue;
+    }
     const label = labelOf(token, labels);
     if (label === "yes") {
-      yesMass += Math.exp(logprob);
+      yesMass += Math.exp(Math.min(0, logprob));
       yesTokens.push(token);
     } else if (label === "no") {
-      noMass += Math.exp(logprob);
+      noMass += Math.exp(Math.min(0, logprob));
       noTokens.push(token);
     }
   }
   if (yesMass + noMass === 0)
     throw new LabelLogprobsError(
       "NO_LABEL_LOGPROBS",
-      `neither ${labels.yes} nor ${labels.no} is among the ${top.length} top tokens of the answer (${top
+      `neither ${labels.yes} nor ${labels.no} is among the ${top.length} top tokens of the answer${invalid > 0 ? ` with a usable log-probability (${invalid} had no number <= 0 and were ignored)` : ""} (${top
         .slice(0, 5)
         .map((t) => JSON.stringify(t.token))
         .join(
@@ -188,6 +222,7 @@ export function labelProbabilityOf(response: unknown, labels: Labels = DEFAULT_L
  * exactly ("Yes." and "no, because" count; "Nope" and "Y" do not). Undefined when it is neither.
  */
 export function labelOfText(text: string, labels: Labels = DEFAULT_LABELS): "yes" | "no" | undefined {
+  checkLabels(labels);
   const word = /\p{L}+/u.exec(text)?.[0]?.toUpperCase();
   if (word === undefined) return undefined;
   if (word === normalizeLabelToken(labels.yes)) return "yes";

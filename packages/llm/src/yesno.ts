@@ -6,7 +6,7 @@
 import { InvalidValueError } from "@npov/core";
 import type { LlmClient } from "./client.js";
 import { EndpointError, LabelLogprobsError, UnparseableAnswersError } from "./errors.js";
-import { DEFAULT_LABELS, type Labels, labelOfText, labelProbabilityOf } from "./labels.js";
+import { checkLabels, DEFAULT_LABELS, type Labels, labelOfText, labelProbabilityOf } from "./labels.js";
 
 /** Which protocol to speak: chat completions (a system + user message) or plain completions (the raw prompt). */
 export type EndpointApi = "chat" | "completions";
@@ -63,7 +63,7 @@ export function yesNoDefaults(o: YesNoQuestionOptions): Required<YesNoQuestionOp
     api,
     topLogprobs: int("topLogprobs", o.topLogprobs ?? (api === "chat" ? 20 : 5), 1),
     maxTokens: int("maxTokens", o.maxTokens ?? 3, 1),
-    labels: o.labels ?? DEFAULT_LABELS,
+    labels: o.labels === undefined ? DEFAULT_LABELS : checkLabels(o.labels),
     samples: int("samples", o.samples ?? 0, 0),
     seed: int("seed", o.seed ?? 0, 0),
     temperature,

@@ -9,6 +9,7 @@ import {
   labelProbabilityOf,
   normalizeLabelToken,
   tokenPositions,
+  yesNoDefaults,
 } from "@npov/llm";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -119,5 +120,56 @@ describe("label forms", () => {
         expect(more.pNo).toBeGreaterThanOrEqual(p.pNo - 1e-12);
       }),
     );
+  });
+});
+
+describe("label pairs and log-probability values", () => {
+  it("refuses a missing, empty, equal or prefix label with INVALID_VALUE naming it", () => {
+    const top = [
+      { token: "YES", logprob: -0.1 },
+      { token: "NO", logprob: -2.4 },
+    ];
+    for (const [labels, path] of [
+      [{ yes: "SI" }, "labels.no"],
+      [{ yes: "", no: "NO" }, "labels.yes"],
+      [{ yes: "**", no: "NO" }, "labels.yes"],
+      [{ yes: "YES", no: "yes." }, "labels"],
+      [{ yes: "NO", no: "NOPE" }, "labels"],
+      [null, "labels"],
+    ] as const) {
+      expect(() => labelProbability(top, labels as never)).toThrow(
+        expect.objectContaining({ code: "INVALID_VALUE", path }),
+      );
+      expect(() => yesNoDefaults({ labels: labels as never })).toThrow(
+        expect.objectContaining({ code: "INVALID_VALUE", path }),
+      );
+    }
+    // Other languages' labels work: P(NO) = e^-2.4 / (e^-0.1 + e^-2.4).
+    const r = labelProbability(
+      [
+        { token: " Sí", logprob: -0.1 },
+        { token: "No", logprob: -2.4 },
+      ],
+      { yes: "SÍ", no: "NO" },
+    );
+    expect(r.pNo).toBeCloseTo(Math.exp(-2.4) / (Math.exp(-0.1) + Math.exp(-2.4)), 12);
+  });
+
+  it("ignores log-probabilities above 0 (beyond rounding) instead of returning NaN", () => {
+    expect(() =>
+      labelProbability([
+        { token: "YES", logprob: 710 },
+        { token: "NO", logprob: 711 },
+      ]),
+    ).toThrow(
+      expect.objectContaining({ code: "NO_LABEL_LOGPROBS", message: expect.stringContaining("2 had no number <= 0") }),
+    );
+    // A certain answer rounded a hair above 0 still counts, as probability 1.
+    const r = labelProbability([
+      { token: "NO", logprob: 1e-7 },
+      { token: "YES", logprob: -20 },
+    ]);
+    expect(r.noMass).toBe(1);
+    expect(r.pNo).toBeCloseTo(1 / (1 + Math.exp(-20)), 15);
   });
 });
