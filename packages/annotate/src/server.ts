@@ -5,7 +5,7 @@
  * transaction, so a refused request writes nothing. Errors are `{error: {code, message}}` with the
  * typed error's HTTP status.
  */
-import { InvalidValueError, NpovError, toJsonl } from "@npov/core";
+import { describe, InvalidValueError, NpovError, toJsonl } from "@npov/core";
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { exportAnnotations } from "./aggregate.js";
 import { AMBIGUOUS_KINDS, type Annotation } from "./annotation.js";
@@ -24,6 +24,11 @@ export interface AnnotationServerOptions {
   store: AnnotationStore;
   /** Largest request body in bytes (default 256 KiB: an annotation is a few KiB). */
   bodyLimit?: number;
+  /**
+   * Longest time a client may take to send a whole request in milliseconds (default 60 s): slow or stalled
+   * senders are answered 408 and cut off instead of holding connections forever.
+   */
+  requestTimeoutMs?: number;
 }
 
 const span = {
@@ -135,8 +140,22 @@ function sendError(reply: FastifyReply, status: number, code: string, message: s
 export function createAnnotationServer(options: AnnotationServerOptions): FastifyInstance {
   const { store } = options;
   const bodyLimit = options.bodyLimit ?? 256 * 1024;
+  const requestTimeout = options.requestTimeoutMs ?? 60_000;
+  if (!Number.isInteger(requestTimeout) || requestTimeout < 1 || requestTimeout > 3_600_000)
+    throw new InvalidValueError(
+      "requestTimeoutMs",
+      `must be a whole number of milliseconds from 1 to 3,600,000, got ${describe(requestTimeout)}.`,
+    );
   const app = Fastify({
     bodyLimit,
+    requestTimeout,
+    // Node enforces the timeout on a timer (30 s by default); check a few times per timeout so a stalled
+    // request ends close to it.
+    http: {
+      requestTimeout,
+      headersTimeout: requestTimeout,
+      connectionsCheckingInterval: Math.min(30_000, Math.max(50, Math.floor(requestTimeout / 4))),
+    },
     logger: false,
     // Strict validation: a wrong type is an error, not silently coerced; an unknown field is an error,
     // not silently dropped.

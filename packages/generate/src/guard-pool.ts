@@ -82,6 +82,9 @@ interface Slot {
   job: (Job & { id: number; timer: NodeJS.Timeout | undefined }) | undefined;
 }
 
+const NO_WORKER =
+  "no guard worker is running and none could be restarted (npov retries with backoff; check the guard's model files, or restart the server).";
+
 /** A typed error rebuilt from a worker's `{code, message}` (the class does not cross threads; the code does). */
 function rebuild(e: SerializedError): NpovError {
   const error = new NpovError(e.code, e.message, e.path === undefined ? {} : { path: e.path });
@@ -124,6 +127,10 @@ export class GuardPool implements Guard {
   private readonly detector: string;
   private nextId = 0;
   private spawned = 0;
+  /** Workers being started now. */
+  private starting = 0;
+  /** Restarts waiting for their backoff to pass. */
+  private readonly retries = new Set<NodeJS.Timeout>();
   private closed = false;
 
   private constructor(config: GuardConfig, data: GuardWorkerData, threads: number, maxQueue: number) {
@@ -182,7 +189,14 @@ export class GuardPool implements Guard {
     const idle = this.slots.find((s) => s.worker !== undefined && s.job === undefined);
     if (idle === undefined && this.queue.length >= this.maxQueue) throw new GuardBusyError(this.queue.length);
     return new Promise<GuardVerdict>((resolve, reject) => {
-      this.queue.push({ request: { input: clean, response }, resolve, reject });
+      const job: Job = { request: { input: clean, response }, resolve, reject };
+      // No worker and none starting (restarts failed; the next waits for its backoff): the check could
+      // only wait, and its timeout starts at dispatch -- answer now by the policy instead.
+      if (this.slots.every((s) => s.worker === undefined) && this.starting === 0) {
+        this.fail(job, new GuardWorkerError(NO_WORKER));
+        return;
+      }
+      this.queue.push(job);
       this.dispatch();
     });
   }
@@ -190,6 +204,8 @@ export class GuardPool implements Guard {
   /** End every worker; waiting checks fail with GUARD_WORKER_FAILED. */
   async close(): Promise<void> {
     this.closed = true;
+    for (const timer of this.retries) clearTimeout(timer);
+    this.retries.clear();
     const error = new GuardWorkerError("the guard pool was closed before the check ran.");
     for (const job of this.queue.splice(0)) job.reject(error);
     await Promise.all(
@@ -248,17 +264,28 @@ export class GuardPool implements Guard {
     this.replace(slot);
   }
 
-  private replace(slot: Slot): void {
+  private replace(slot: Slot, attempt = 0): void {
     const old = slot.worker;
     slot.worker = undefined;
     void old?.terminate();
     if (this.closed) return;
     this.spawn(slot).catch(() => {
+      if (this.closed) return;
       // A worker that loaded before and now cannot: with no worker left, waiting checks can never run.
-      if (this.slots.every((s) => s.worker === undefined)) {
-        const error = new GuardWorkerError("no guard worker could be restarted; restart the server.");
+      if (this.slots.every((s) => s.worker === undefined) && this.starting === 0) {
+        const error = new GuardWorkerError(NO_WORKER);
         for (const job of this.queue.splice(0)) this.fail(job, error);
       }
+      // Try again later (1 s, 2 s, 4 s, ... up to a minute): a model file being replaced comes back.
+      const timer = setTimeout(
+        () => {
+          this.retries.delete(timer);
+          this.replace(slot, attempt + 1);
+        },
+        Math.min(60_000, 1000 * 2 ** attempt),
+      );
+      timer.unref();
+      this.retries.add(timer);
     });
   }
 
@@ -269,7 +296,21 @@ export class GuardPool implements Guard {
     const first = this.spawned++ === 0;
     const worker = new Worker(workerFile(), { workerData: this.data, stderr: !first });
     if (!first) worker.stderr.resume();
-    return new Promise<void>((resolve, reject) => {
+    this.starting++;
+    let settled = false;
+    const started = () => {
+      if (!settled) this.starting--;
+      settled = true;
+    };
+    return new Promise<void>((resolveStart, rejectStart) => {
+      const resolve = () => {
+        started();
+        resolveStart();
+      };
+      const reject = (error: unknown) => {
+        started();
+        rejectStart(error);
+      };
       let ready = false;
       worker.on("message", (message: WorkerSetup | WorkerReply) => {
         if ("ready" in message) {

@@ -4,7 +4,7 @@
  * with every attempt's verdict.
  */
 import type { Guard, GuardVerdict } from "@npov/classifier";
-import { NpovError, type NpovInput } from "@npov/core";
+import { NpovError, type NpovInput, requireNumber, requireRecord } from "@npov/core";
 import type { GeneratedResponse, Generator } from "./generator.js";
 
 export interface Attempt {
@@ -62,7 +62,17 @@ export async function generateChecked(
     maxNewTokens?: number;
   },
 ): Promise<CheckedGeneration> {
-  const maxAttempts = options.maxAttempts ?? 3;
+  requireRecord(options, "options", "{generator, guard, maxAttempts?, seed?, ...}");
+  const maxAttempts = requireNumber(options.maxAttempts ?? 3, "options.maxAttempts", {
+    min: 1,
+    max: 1000,
+    integer: true,
+  });
+  if (options.seed !== undefined) requireNumber(options.seed, "options.seed", { integer: true });
+  for (const key of ["temperature", "retryTemperature"] as const)
+    if (options[key] !== undefined) requireNumber(options[key], `options.${key}`, { min: 0 });
+  if (options.maxNewTokens !== undefined)
+    requireNumber(options.maxNewTokens, "options.maxNewTokens", { min: 1, integer: true });
   const attempts: Attempt[] = [];
   let instruction: string | undefined;
   for (let k = 0; k < maxAttempts; k++) {

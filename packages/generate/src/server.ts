@@ -29,6 +29,7 @@ import {
   requireText,
   validateInput,
 } from "@npov/core";
+import { EndpointError } from "@npov/llm";
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { HostUnavailableError, PortInUseError, PortNotPermittedError } from "./errors.js";
 import type { GenerateOptions, Generator } from "./generator.js";
@@ -48,7 +49,16 @@ export interface ServerOptions {
    * for any origin; default: none (no CORS headers, browsers on other origins cannot read replies).
    */
   cors?: string | readonly string[];
+  /**
+   * Longest time a client may take to send its whole request, headers and body, in milliseconds (default
+   * {@link DEFAULT_REQUEST_TIMEOUT_MS}); past it the request is answered 408 and the connection closed, so
+   * slow or stalled senders cannot hold connections forever. Replies (streams included) are not limited.
+   */
+  requestTimeoutMs?: number;
 }
+
+/** The default request timeout: 60 s to send a request (Node checks every 30 s, so a stall ends within 90 s). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 
 /** The default request-body limit: 256 KiB. */
 export const DEFAULT_BODY_LIMIT = 256 * 1024;
@@ -443,12 +453,41 @@ const SERVER_SIDE_CODES: Readonly<Record<string, number>> = {
   GUARD_BUSY: 503,
 };
 
+/**
+ * Failures of the upstream endpoint (`npov serve --endpoint`): a gateway's statuses, so clients see the
+ * fault is not theirs and retry where retrying helps (503 with retry-after, 504).
+ */
+const UPSTREAM_CODES: Readonly<Record<string, number>> = {
+  NETWORK: 502,
+  BAD_RESPONSE: 502,
+  HTTP_ERROR: 502,
+  STREAM_ERROR: 502,
+  RETRIES_EXHAUSTED: 503,
+  TIMEOUT: 504,
+  MISSING_API_KEY: 500,
+  SDK_ERROR: 500,
+};
+
 /** Build the server (not listening yet): `await listen(server, { host: "127.0.0.1", port })`. */
 export function createServer(o: ServerOptions): FastifyInstance {
   const bodyLimit = checkBodyLimit(o.bodyLimit ?? DEFAULT_BODY_LIMIT);
   const cors = o.cors === undefined ? undefined : checkCorsOrigins(o.cors);
+  const requestTimeout = o.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  if (!Number.isInteger(requestTimeout) || requestTimeout < 1 || requestTimeout > 3_600_000)
+    throw new InvalidValueError(
+      "requestTimeoutMs",
+      `must be a whole number of milliseconds from 1 to 3,600,000, got ${describe(requestTimeout)}.`,
+    );
   const app = Fastify({
     bodyLimit,
+    requestTimeout,
+    // Node enforces the timeout on a timer (30 s by default); check a few times per timeout so a stalled
+    // request ends close to it.
+    http: {
+      requestTimeout,
+      headersTimeout: requestTimeout,
+      connectionsCheckingInterval: Math.min(30_000, Math.max(50, Math.floor(requestTimeout / 4))),
+    },
     logger: false,
     // Errors fastify raises before routing (e.g. a URL that is not valid percent-encoding) get the same shape.
     frameworkErrors: (error, _request, reply) => apiError(reply, 400, error.message, error.code ?? "bad_request"),
@@ -514,6 +553,11 @@ export function createServer(o: ServerOptions): FastifyInstance {
   }
 
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
+    if (error instanceof EndpointError) {
+      const status = UPSTREAM_CODES[error.code] ?? 502;
+      if (status === 503) reply.header("retry-after", "1");
+      return apiError(reply, status, `upstream endpoint: ${error.message}`, error.code, "server_error");
+    }
     if (error instanceof NpovError) {
       const status = SERVER_SIDE_CODES[error.code];
       if (status !== undefined) {

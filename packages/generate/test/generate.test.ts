@@ -15,6 +15,7 @@ import {
   LocalGenerator,
   OpenAICompatibleGenerator,
   parseChatReply,
+  TemplateGenerator,
 } from "@npov/generate";
 import { rougeErrorDetector } from "@npov/rouge";
 import OpenAI from "openai";
@@ -138,6 +139,31 @@ describe("the guard loop", () => {
     expect(result.attempts).toHaveLength(2);
     expect(result.best).toBeDefined();
     api.server.close();
+  });
+});
+
+describe("the guard loop's options", () => {
+  it("refuses a maxAttempts that would run no attempt, and bad seeds or temperatures, with INVALID_VALUE", async () => {
+    const generator = new TemplateGenerator();
+    const guard = createGuard({ detector: rougeErrorDetector(), thresholds: { hallucination: 0.6, coverage: 0.3 } });
+    for (const [bad, path] of [
+      [{ maxAttempts: 0 }, "options.maxAttempts"],
+      [{ maxAttempts: -1 }, "options.maxAttempts"],
+      [{ maxAttempts: Number.NaN }, "options.maxAttempts"],
+      [{ maxAttempts: 1.5 }, "options.maxAttempts"],
+      [{ seed: 0.5 }, "options.seed"],
+      [{ temperature: -1 }, "options.temperature"],
+      [{ retryTemperature: Number.NaN }, "options.retryTemperature"],
+      [{ maxNewTokens: 0 }, "options.maxNewTokens"],
+    ] as const)
+      await expect(generateChecked(input, { generator, guard, ...bad })).rejects.toMatchObject({
+        code: "INVALID_VALUE",
+        path,
+      });
+    // One attempt is the least: it runs and is judged.
+    const once = await generateChecked(input, { generator, guard, maxAttempts: 1 });
+    expect(once.attempts).toHaveLength(1);
+    expect(once.attempts[0]?.verdict).toBeDefined();
   });
 });
 

@@ -3,8 +3,9 @@
 // checks run on worker threads (proved by the order in which replies arrive, not by timing), CORS is
 // opt-in, and bad --port / --host / --body-limit values are one-line typed errors.
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { connect } from "node:net";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer as createNodeServer } from "node:http";
+import { type AddressInfo, connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,6 +17,7 @@ import {
   type GuardPool,
   LocalGenerator,
   listen,
+  OpenAICompatibleGenerator,
   startGuardPool,
   TemplateGenerator,
 } from "@npov/generate";
@@ -423,6 +425,36 @@ describe("/v1/check on worker threads (GuardPool)", () => {
     }
   });
 
+  it("with no worker and none restartable, checks fail at once by the policy; a restored model brings workers back", async () => {
+    const available = join(dir, "model-present");
+    writeFileSync(available, "");
+    const pool = await startGuardPool({
+      config: { ...config(join(dir, "unused-2"), { timeoutMs: 5_000 }), detector: { method: "test", available } },
+      loader: { module: loaders, export: "comesAndGoes" },
+      threads: 1,
+    });
+    try {
+      // The model disappears, then the only worker dies: its restart fails.
+      rmSync(available);
+      expect(await pool.check(input, "exit now")).toMatchObject({
+        allow: false,
+        reason: { code: "GUARD_WORKER_FAILED" },
+      });
+      await expect.poll(() => pool.running + pool.queued).toBe(0);
+      // Checks are answered (blocked) at once instead of waiting for a worker that may never come.
+      await expect
+        .poll(async () => (await pool.check(input, good)).reason?.message ?? "", { timeout: 4_000 })
+        .toContain("no guard worker is running");
+      // The model comes back: a later restart (backoff 1 s, 2 s, ...) succeeds and checks pass again.
+      writeFileSync(available, "");
+      await expect
+        .poll(async () => (await pool.check(input, good)).allow, { timeout: 10_000, interval: 250 })
+        .toBe(true);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it("a full queue is 503 GUARD_BUSY with Retry-After; queued checks still complete", async () => {
     const flag = join(dir, "go-busy");
     const pool = await startGuardPool({ config: config(flag), loader, threads: 1, maxQueue: 1 });
@@ -543,6 +575,70 @@ describe("CORS is opt-in", () => {
       expect(() => createServer({ generator: new TemplateGenerator(), cors })).toThrow(
         expect.objectContaining({ code: "INVALID_VALUE", path: "cors" }),
       );
+  });
+});
+
+describe("slow senders and failing upstream endpoints", () => {
+  it("answers a request whose body stalls with 408 and closes the connection (requestTimeoutMs)", async () => {
+    const app = createServer({ generator: new TemplateGenerator(), requestTimeoutMs: 400 });
+    const base = await listen(app, { host: "127.0.0.1", port: 0 });
+    try {
+      // Headers promise 100 bytes of body; 10 arrive, then nothing.
+      const text = await exchange(
+        Number(new URL(base).port),
+        'POST /v1/check HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"input": ',
+        1,
+      );
+      expect(statusLines(text)).toEqual([408]);
+      expect(text).toContain('"code":"request_timeout"');
+    } finally {
+      await app.close();
+    }
+    for (const requestTimeoutMs of [0, -1, 1.5, Number.NaN, 1e12])
+      expect(() => createServer({ generator: new TemplateGenerator(), requestTimeoutMs })).toThrow(
+        expect.objectContaining({ code: "INVALID_VALUE", path: "requestTimeoutMs" }),
+      );
+  });
+
+  it("reports an upstream outage as 503 with retry-after and an unreachable upstream as 502, not 400", async () => {
+    const upstream = createNodeServer((req, res) => {
+      req.resume();
+      req.on("end", () => {
+        res.writeHead(503, { "content-type": "application/json" });
+        res.end(JSON.stringify({ error: { message: "model overloaded" } }));
+      });
+    });
+    await new Promise<void>((r) => upstream.listen(0, "127.0.0.1", () => r()));
+    const upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`;
+    // A port that was just free: nothing listens there.
+    const probe = createNodeServer();
+    await new Promise<void>((r) => probe.listen(0, "127.0.0.1", () => r()));
+    const deadUrl = `http://127.0.0.1:${(probe.address() as AddressInfo).port}/v1`;
+    await new Promise<void>((r) => probe.close(() => r()));
+    try {
+      for (const [baseURL, status, code] of [
+        [upstreamUrl, 503, "RETRIES_EXHAUSTED"],
+        [deadUrl, 502, "NETWORK"],
+      ] as const) {
+        const app = createServer({
+          generator: new OpenAICompatibleGenerator({ baseURL, model: "m", maxRetries: 0, timeoutMs: 5_000 }),
+        });
+        const base = await listen(app, { host: "127.0.0.1", port: 0 });
+        try {
+          const r = await post(`${base}/v1/chat/completions`, {
+            model: "npov",
+            messages: [{ role: "user", content: JSON.stringify(input) }],
+          });
+          expect([r.status, r.json.error.code, r.json.error.type]).toEqual([status, code, "server_error"]);
+          expect(r.headers.get("retry-after")).toBe(status === 503 ? "1" : null);
+        } finally {
+          await app.close();
+        }
+      }
+    } finally {
+      upstream.closeAllConnections();
+      await new Promise<void>((r) => upstream.close(() => r()));
+    }
   });
 });
 
