@@ -128,3 +128,14 @@ export class AgreementFormatError extends AnnotateError {
     );
   }
 }
+
+/** No database where one must already exist (reading commands never create one: a typo would). */
+export class DatabaseNotFoundError extends AnnotateError {
+  constructor(file: string) {
+    super(
+      "DATABASE_NOT_FOUND",
+      404,
+      `${file}: no annotation database there; check the path, or create one with npov annotate import --db ${file} --data FILE.jsonl.`,
+    );
+  }
+}

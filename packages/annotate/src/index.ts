@@ -13,5 +13,12 @@ export * from "./bundle.js";
 export * from "./calibration.js";
 export * from "./errors.js";
 export * from "./server.js";
-export { checkSqliteDriver, nodeRangeAdmits, openDatabase, SCHEMA_VERSION, type SqliteDatabase } from "./sqlite.js";
+export {
+  checkSqliteDriver,
+  nodeRangeAdmits,
+  type OpenDatabaseOptions,
+  openDatabase,
+  SCHEMA_VERSION,
+  type SqliteDatabase,
+} from "./sqlite.js";
 export * from "./store.js";

@@ -4,15 +4,19 @@
  * readers never block the writer, a busy timeout so a second process (the export command while the
  * server runs) waits instead of failing, and the schema.
  */
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import type Database from "better-sqlite3";
-import { DatabaseFormatError, SqliteDriverError } from "./errors.js";
+import { DatabaseFormatError, DatabaseNotFoundError, SqliteDriverError } from "./errors.js";
 
 /** A better-sqlite3 connection. */
 export type SqliteDatabase = Database.Database;
 
 /** Schema version written to `meta.schema`; a database with a newer version is refused. */
 export const SCHEMA_VERSION = 1;
+
+/** The tables npov creates (a database holding any other is not npov's). */
+const NPOV_TABLES: readonly string[] = ["meta", "users", "examples", "assignments"];
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -90,21 +94,46 @@ export function checkSqliteDriver(): typeof Database {
   return driver;
 }
 
+/** Options of {@link openDatabase}. */
+export interface OpenDatabaseOptions {
+  /** Create the file when it does not exist (default true); false: DatabaseNotFoundError instead. */
+  create?: boolean;
+}
+
 /**
- * Open (creating if needed) an annotation database: WAL journal, foreign keys, a 5 s busy timeout and
- * the schema. `":memory:"` gives a private in-memory database.
- * @throws SqliteDriverError, DatabaseFormatError
+ * Open (creating if needed and allowed) an annotation database: WAL journal, foreign keys, a 5 s busy timeout
+ * and the schema. `":memory:"` gives a private in-memory database. A file holding other tables (another
+ * application's database) is refused before anything is written to it.
+ * @throws SqliteDriverError, DatabaseNotFoundError, DatabaseFormatError
  */
-export function openDatabase(file: string): SqliteDatabase {
+export function openDatabase(file: string, options: OpenDatabaseOptions = {}): SqliteDatabase {
   const Driver = checkSqliteDriver();
+  const create = options.create ?? true;
+  if (!create && file !== ":memory:" && !existsSync(file)) throw new DatabaseNotFoundError(file);
   let db: SqliteDatabase;
   try {
-    db = new Driver(file);
+    db = new Driver(file, { fileMustExist: !create });
   } catch (cause) {
     throw new DatabaseFormatError(file, `cannot open the database (${(cause as Error).message})`);
   }
   try {
     db.pragma("busy_timeout = 5000");
+    // Nothing is written until the file is known to be empty or npov's own.
+    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>)
+      .map((t) => t.name)
+      .filter((name) => !name.startsWith("sqlite_"));
+    const ours = tables.includes("meta") && tables.every((name) => NPOV_TABLES.includes(name));
+    const marked =
+      ours &&
+      /^\d+$/.test(
+        (db.prepare("SELECT value FROM meta WHERE key = 'schema'").get() as { value?: unknown } | undefined)
+          ?.value as string,
+      );
+    if (tables.length > 0 && !marked)
+      throw new DatabaseFormatError(
+        file,
+        `not an npov annotation database (it holds the tables ${tables.join(", ")}); give a new file or one npov created`,
+      );
     if (file !== ":memory:") db.pragma("journal_mode = WAL");
     db.pragma("foreign_keys = ON");
     db.exec(SCHEMA);

@@ -28,7 +28,7 @@ import {
   NotAssignedError,
   UnauthorizedError,
 } from "./errors.js";
-import { openDatabase, type SqliteDatabase } from "./sqlite.js";
+import { type OpenDatabaseOptions, openDatabase, type SqliteDatabase } from "./sqlite.js";
 
 /** Who may do what: annotators annotate, admins watch progress and export. */
 export type Role = "annotator" | "admin";
@@ -196,9 +196,13 @@ export class AnnotationStore {
     this.db = db;
   }
 
-  /** Open or create the store in `file` (`":memory:"` for a private in-memory one). */
-  static open(file: string): AnnotationStore {
-    return new AnnotationStore(openDatabase(file));
+  /**
+   * Open the store in `file` (`":memory:"` for a private in-memory one), creating it unless
+   * `options.create` is false (then a missing file is DATABASE_NOT_FOUND: reading commands use that, so a
+   * mistyped path does not produce an empty database).
+   */
+  static open(file: string, options: OpenDatabaseOptions = {}): AnnotationStore {
+    return new AnnotationStore(openDatabase(file, options));
   }
 
   /** Close the database. */

@@ -1,10 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   type Annotation,
   AnnotationStore,
   boundaryPoints,
+  checkSqliteDriver,
   type ExampleAnnotationMeta,
   emptyAnnotation,
   exportAnnotations,
@@ -395,6 +396,37 @@ describe("bad files and bad examples", () => {
     const text = join(dir, "text.sqlite");
     writeFileSync(text, "this is not a database, just text that is long enough to look like a header.");
     expect(code(() => AnnotationStore.open(text))).toBe("INVALID_DATABASE");
+  });
+
+  it("leaves another application's SQLite database untouched, and creates nothing where it may not", () => {
+    const other = join(dir, "other-app.sqlite");
+    const Driver = checkSqliteDriver();
+    const foreign = new Driver(other);
+    foreign.exec(
+      "CREATE TABLE users (id INTEGER PRIMARY KEY, email TEXT); INSERT INTO users (email) VALUES ('a@b.c');",
+    );
+    foreign.close();
+    const before = readFileSync(other);
+    expect(() => AnnotationStore.open(other)).toThrow(
+      expect.objectContaining({
+        code: "INVALID_DATABASE",
+        message: expect.stringContaining("not an npov annotation database (it holds the tables users)"),
+      }),
+    );
+    // Not a byte changed: no npov tables, no switch to WAL.
+    expect(readFileSync(other).equals(before)).toBe(true);
+    expect(existsSync(`${other}-wal`)).toBe(false);
+    const missing = join(dir, "typo.sqlite");
+    expect(code(() => AnnotationStore.open(missing, { create: false }))).toBe("DATABASE_NOT_FOUND");
+    expect(existsSync(missing)).toBe(false);
+    // npov's own database opens either way, and an empty file is made into one.
+    const own = join(dir, "own.sqlite");
+    AnnotationStore.open(own).close();
+    AnnotationStore.open(own, { create: false }).close();
+    const empty = join(dir, "empty.sqlite");
+    writeFileSync(empty, "");
+    AnnotationStore.open(empty).close();
+    AnnotationStore.open(empty, { create: false }).close();
   });
 
   it("reads an agreement report, and refuses one npov eval could not show", () => {

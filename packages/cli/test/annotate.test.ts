@@ -5,7 +5,7 @@
  * packages/annotate/test.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -207,8 +207,10 @@ describe("npov annotate", () => {
     const store = AnnotationStore.open(db);
     const token = store.addUser("cleo", "annotator");
     store.close();
-    // Both processes at once: the refusal needs no server.
+    AnnotationStore.open(at("empty.sqlite")).close();
+    // Both processes at once: the refusals need no server.
     const empty = npov("annotate", "--db", at("empty.sqlite"), "--port", "0");
+    const missing = npov("annotate", "--db", at("typo.sqlite"), "--port", "0");
     const child = spawn(
       process.execPath,
       [BIN, "annotate", "--db", db, "--data", at("tasks.jsonl"), "--per-example", "3", "--port", "0"],
@@ -243,5 +245,10 @@ describe("npov annotate", () => {
       2,
       "npov: The database has no examples to annotate: give --data FILE.jsonl (e.g. from npov synth). [USAGE]\n",
     ]);
+    // A mistyped --db is an error, and creates no file.
+    const notFound = await missing;
+    expect(notFound.status).toBe(2);
+    expect(notFound.stderr).toContain("[DATABASE_NOT_FOUND]");
+    expect(existsSync(at("typo.sqlite"))).toBe(false);
   });
 });

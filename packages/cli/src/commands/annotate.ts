@@ -31,8 +31,8 @@ interface ImportOptions {
 }
 
 /** Open the store and apply --data/--calibration/--per-example/--ais; returns what was imported. */
-function prepare(annotate: Annotate, opts: ImportOptions) {
-  const store = annotate.AnnotationStore.open(opts.db);
+function prepare(annotate: Annotate, opts: ImportOptions, create: boolean) {
+  const store = annotate.AnnotationStore.open(opts.db, { create });
   try {
     if (opts.perExample !== undefined) store.configure({ perExample: opts.perExample });
     if (opts.ais !== undefined) store.configure({ ais: opts.ais });
@@ -89,7 +89,8 @@ export function registerAnnotate(program: Command): void {
     .action(async (opts: ImportOptions & { host: string; port: number }) => {
       const lib = await load();
       const port = opts.port;
-      const prepared = prepare(lib, opts);
+      // Serving creates the database only to import new data into it: a mistyped --db is an error.
+      const prepared = prepare(lib, opts, opts.data !== undefined || opts.calibration !== undefined);
       const { store } = prepared;
       if (store.progress().overall.examples === 0) {
         store.close();
@@ -125,7 +126,7 @@ export function registerAnnotate(program: Command): void {
       .description("import examples and settings into the database without serving")
       .option("--data <file>", "examples to annotate (dataset JSON Lines)"),
   ).action(async (opts: ImportOptions) => {
-    const prepared = prepare(await load(), opts);
+    const prepared = prepare(await load(), opts, true);
     out(describeImport(prepared));
     prepared.store.close();
   });
@@ -141,7 +142,7 @@ export function registerAnnotate(program: Command): void {
       if (opts.add === undefined && !opts.list) throw new UsageError("Give --add NAME (prints a token) or --list.");
       if (opts.role !== "annotator" && opts.role !== "admin")
         throw new UsageError(`--role must be annotator or admin, got "${opts.role}".`);
-      const store = (await load()).AnnotationStore.open(opts.db);
+      const store = (await load()).AnnotationStore.open(opts.db, { create: false });
       try {
         if (opts.add !== undefined) out(store.addUser(opts.add, opts.role));
         if (opts.list) for (const u of store.users()) out(`${u.name}\t${u.role}`);
@@ -157,7 +158,7 @@ export function registerAnnotate(program: Command): void {
     .option("--json", "machine-readable output")
     .action(async (opts: { db: string; json?: boolean }) => {
       const lib = await load();
-      const store = lib.AnnotationStore.open(opts.db);
+      const store = lib.AnnotationStore.open(opts.db, { create: false });
       try {
         const p = store.progress();
         if (opts.json) return outJson(p);
@@ -189,7 +190,7 @@ export function registerAnnotate(program: Command): void {
       checkOutputPath(opts.out);
       if (opts.agreement !== undefined) checkOutputPath(opts.agreement);
       const lib = await load();
-      const store = lib.AnnotationStore.open(opts.db);
+      const store = lib.AnnotationStore.open(opts.db, { create: false });
       try {
         const { examples, agreement } = lib.exportAnnotations(store);
         writeExamples(opts.out, examples);
