@@ -76,7 +76,32 @@ export function parseTopic(value: unknown, file: string, line: number | undefine
       a.id ??= `${topic.id}/${p.label}/${j}`;
     });
   });
+  // Ids name arguments in spans and labels: two arguments with one id (explicit, or an explicit one equal to
+  // another's default) would make a label point at the wrong argument.
+  const seen = new Map<string, string>();
+  topic.perspectives.forEach((p, k) => {
+    p.arguments.forEach((a, j) => {
+      const at = `perspectives[${k}].arguments[${j}].id`;
+      const first = seen.get(a.id as string);
+      if (first !== undefined)
+        issues.push({ file, line, field: at, message: `duplicate argument id "${a.id}" (also ${first})` });
+      else seen.set(a.id as string, at);
+    });
+  });
   return issues.length > 0 ? issues : topic;
+}
+
+/**
+ * Check an in-memory topic and return the checked copy with default argument ids filled in
+ * (`<topic id>/<label>/<index>`), as a knowledge-base file gets them. @throws InvalidValueError
+ */
+function normalizeTopic(value: unknown, path: string): Topic {
+  const parsed = parseTopic(value, path, undefined);
+  if (Array.isArray(parsed)) {
+    const first = parsed[0] as FileIssue;
+    throw new InvalidValueError(`${path}${first.field ? `.${first.field}` : ""}`, first.message);
+  }
+  return parsed;
 }
 
 /**
@@ -84,11 +109,7 @@ export function parseTopic(value: unknown, file: string, line: number | undefine
  * @throws InvalidValueError naming the first bad field
  */
 export function validateTopic(value: unknown, path = "topic"): Topic {
-  const parsed = parseTopic(value, path, undefined);
-  if (Array.isArray(parsed)) {
-    const first = parsed[0] as FileIssue;
-    throw new InvalidValueError(`${path}${first.field ? `.${first.field}` : ""}`, first.message);
-  }
+  normalizeTopic(value, path);
   return value as Topic;
 }
 
@@ -143,13 +164,15 @@ export class KnowledgeBase {
   readonly topics: readonly Topic[];
   private readonly byId: Map<string, Topic>;
 
-  /** @throws InvalidValueError for anything but an array of valid topics with unique ids */
+  /**
+   * Checked copies of `topics`, with default argument ids filled in as a knowledge-base file gets them (so
+   * an in-memory knowledge base labels synthetic examples exactly as the same topics read from a file).
+   * @throws InvalidValueError for anything but an array of valid topics with unique ids
+   */
   constructor(topics: readonly Topic[]) {
     if (!Array.isArray(topics))
       throw new InvalidValueError("topics", `must be an array of topics, got ${describe(topics)}.`);
-    topics.forEach((t, k) => {
-      validateTopic(t, `topics[${k}]`);
-    });
+    topics = topics.map((t, k) => normalizeTopic(t, `topics[${k}]`));
     this.topics = topics;
     this.byId = new Map(topics.map((t) => [t.id, t]));
     if (this.byId.size !== topics.length) throw new InvalidValueError("topics", "topic ids must be unique.");

@@ -2,7 +2,9 @@ import {
   claimToQuestion,
   createRng,
   importPerspectrum,
+  KnowledgeBase,
   openKnowledgeBase,
+  parseKnowledgeBase,
   sampleInput,
   sampleInputs,
 } from "@npov/core";
@@ -110,5 +112,48 @@ describe("createRng", () => {
     const mean = xs.reduce((s, x) => s + x, 0) / xs.length;
     expect(Math.abs(mean - 0.5)).toBeLessThan(0.05);
     expect(createRng("x").next()).not.toBe(createRng("y").next());
+  });
+});
+
+describe("argument ids", () => {
+  const topic = {
+    id: "t",
+    title: "Sugar taxes",
+    query: "Should sugar be taxed?",
+    split: "test",
+    perspectives: [
+      {
+        label: "pro",
+        arguments: [{ id: "t/pro/1", text: "Sugar taxes cut obesity rates." }, { text: "Revenue funds school meals." }],
+      },
+      { label: "con", arguments: [{ text: "Taxes on food hit the poor hardest." }] },
+    ],
+  };
+
+  it("refuses two arguments with one id (an explicit id equal to another's default), naming both", () => {
+    expect(() => parseKnowledgeBase(JSON.stringify(topic), "kb.jsonl")).toThrow(
+      expect.objectContaining({
+        code: "INVALID_FILE",
+        message: expect.stringContaining(
+          'perspectives[0].arguments[1].id: duplicate argument id "t/pro/1" (also perspectives[0].arguments[0].id)',
+        ),
+      }),
+    );
+    expect(() => new KnowledgeBase([topic as never])).toThrow(
+      expect.objectContaining({ code: "INVALID_VALUE", path: "topics[0].perspectives[0].arguments[1].id" }),
+    );
+  });
+
+  it("gives an in-memory knowledge base the default ids a file gets", () => {
+    const plain = {
+      ...topic,
+      perspectives: topic.perspectives.map((p) => ({ ...p, arguments: p.arguments.map((a) => ({ text: a.text })) })),
+    };
+    const fromMemory = new KnowledgeBase([plain as never]);
+    const fromFile = parseKnowledgeBase(JSON.stringify(plain), "kb.jsonl");
+    expect(fromMemory.topics).toEqual(fromFile);
+    expect(fromMemory.get("t").perspectives[0]?.arguments.map((a) => a.id)).toEqual(["t/pro/0", "t/pro/1"]);
+    // The caller's objects are not changed.
+    expect(plain.perspectives[0]?.arguments[0]).toEqual({ text: "Sugar taxes cut obesity rates." });
   });
 });

@@ -101,7 +101,7 @@ function perspectiveConfusion(plan: ResponsePlan, input: NpovInput, rng: Rng): E
     if (it.perspectiveIndex === target) at = i;
   });
   const firsts = FIRST_CONNECTORS[label] ?? (FIRST_CONNECTORS.default as readonly string[]);
-  const connector = at < 0 ? rng.pick(firsts).replaceAll("{label}", label) : "They also say that";
+  const connector = at < 0 ? rng.pick(firsts).replaceAll("{label}", () => label) : "They also say that";
   items.splice(at + 1, 0, { ...moved, connector });
   return {
     plan: withItems(plan, items),

@@ -202,10 +202,9 @@ function render(sentences: readonly Sentence[], input: NpovInput): ChatbotRespon
 }
 
 function fillTemplate(template: string, input: NpovInput, label = ""): string {
-  return template
-    .replaceAll("{topic}", lowerFirst(bare(input.topic)))
-    .replaceAll("{q}", bare(input.query))
-    .replaceAll("{label}", label);
+  // One pass, values inserted verbatim: a "$&" or "{label}" inside the query stays as written.
+  const values: Record<string, string> = { topic: lowerFirst(bare(input.topic)), q: bare(input.query), label };
+  return template.replace(/\{(topic|q|label)\}/g, (_, key: string) => values[key] as string);
 }
 
 /** What to state: per perspective, its arguments (given or extra) in response order. */

@@ -58,10 +58,9 @@ export interface ReferenceResponse {
 }
 
 function fill(template: string, input: NpovInput, label = ""): string {
-  return template
-    .replaceAll("{topic}", input.topic.trim())
-    .replaceAll("{query}", input.query.trim())
-    .replaceAll("{label}", label);
+  // One pass, values inserted verbatim: a "$&" or "{label}" inside the query stays as written.
+  const values: Record<string, string> = { topic: input.topic.trim(), query: input.query.trim(), label };
+  return template.replace(/\{(topic|query|label)\}/g, (_, key: string) => values[key] as string);
 }
 
 /** Words written capitalized mid-sentence somewhere in the input: names that must stay capitalized. */

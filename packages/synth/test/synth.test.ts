@@ -4,6 +4,7 @@ import { join } from "node:path";
 import {
   createRng,
   importPerspectrum,
+  KnowledgeBase,
   type NpovExample,
   type NpovInput,
   openKnowledgeBase,
@@ -21,6 +22,7 @@ import {
   MEANING_SWAPS,
   paraphraseInput,
   summarizeDataset,
+  writeChatbotResponse,
   writeReferenceResponse,
 } from "@npov/synth";
 import fc from "fast-check";
@@ -249,5 +251,45 @@ describe("buildDataset", () => {
     expect(test.every((e) => perspectrum.get(e.topicId!).split === "test")).toBe(true);
     const rows = summarizeDataset(test);
     expect(rows.find((r) => r.slice === "unparaphrased-synthetic")!.errorFree).toBeGreaterThan(250);
+  });
+});
+
+describe("text with replacement patterns and knowledge bases without ids", () => {
+  it("states a query and labels holding $&, $$, $' and {label} verbatim (reference and chatbot writers)", () => {
+    const input: NpovInput = {
+      topic: "Soda taxes of $$2",
+      query: "Should a soda cost $$2 more, i.e. $' extra, or {label}?",
+      perspectives: [
+        { label: "A $& B", arguments: [{ text: "Sugar taxes cut obesity rates." }] },
+        { label: "con", arguments: [{ text: "Taxes on food hit the poor hardest." }] },
+      ],
+    };
+    for (let seed = 0; seed < 20; seed++) {
+      for (const response of [
+        writeReferenceResponse(input, { seed }).response,
+        writeChatbotResponse(input, { seed }).response,
+      ]) {
+        // Nothing expanded or substituted inside the values: "$$" stays two dollars, "{label}" stays literal.
+        if (response.includes("cost")) expect(response).toContain("cost $$2 more, i.e. $' extra, or {label}");
+        if (response.includes("A $")) expect(response).toContain("A $& B");
+      }
+    }
+  });
+
+  it("paraphrased hallucination examples keep their hallucinated span when the file gives no ids", () => {
+    const noIds = new KnowledgeBase(
+      kb.topics.map((t) => ({
+        ...t,
+        perspectives: t.perspectives.map((p) => ({
+          ...p,
+          arguments: p.arguments.map(({ id: _id, ...a }) => a),
+        })),
+      })),
+    );
+    const data = buildDataset(noIds, { split: "test", seed: 0, perTopic: 3 });
+    const hallucinated = data.filter((e) => e.labels?.hallucination === true && e.labels.ambiguous !== true);
+    const paraphrased = hallucinated.filter((e) => e.slice === "paraphrased-synthetic");
+    expect(paraphrased.length).toBeGreaterThan(0);
+    for (const e of hallucinated) expect(e.wordLabels?.hallucinatedSpans.length, e.id).toBe(1);
   });
 });
