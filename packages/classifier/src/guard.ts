@@ -11,6 +11,7 @@
 
 import { modelFileOptions } from "@npov/autograd";
 import {
+  describe,
   type ErrorDetector,
   type ErrorScores,
   FileFormatError,
@@ -120,10 +121,15 @@ export const BUILTIN_DETECTOR_METHODS: DetectorMethods = {
         "stacked",
         "the stacked method needs a stacked model file (from npov train-stacked).",
       );
-    // The sources must match those the model was trained on: ROUGE, plus the classifier when a model is given.
+    // The sources must match those the model was trained on: ROUGE, plus the classifier when the model reads
+    // classifier features (the shipped classifier unless a model is given) or a model is given.
+    const model = loadStacked(spec.stacked);
+    const readsClassifier = [model.hallucination, model.coverage].some((m) =>
+      m.features.some((f) => f.startsWith("classifier.")),
+    );
     const sources: ErrorDetector[] = [rougeErrorDetector()];
-    if (spec.model !== undefined) sources.push(await classifierOf(spec));
-    return stackedDetector(loadStacked(spec.stacked), sources);
+    if (spec.model !== undefined || readsClassifier) sources.push(await classifierOf(spec));
+    return stackedDetector(model, sources);
   },
 };
 
@@ -231,7 +237,7 @@ export interface Guard {
 
 function checkThreshold(name: string, v: unknown): number {
   if (typeof v !== "number" || !Number.isFinite(v))
-    throw new InvalidValueError(`thresholds.${name}`, `must be a finite number, got ${String(v)}.`);
+    throw new InvalidValueError(`thresholds.${name}`, `must be a finite number, got ${describe(v)}.`);
   return v;
 }
 
@@ -410,6 +416,11 @@ export function checkGuardConfig(value: unknown, path = "config"): GuardConfig {
   if (c.format !== "npov-guard/1") throw new InvalidValueError(`${path}.format`, 'must be "npov-guard/1".');
   if (typeof c.detector?.method !== "string")
     throw new InvalidValueError(`${path}.detector.method`, 'is missing: name a detector method, e.g. "align".');
+  for (const key of ["model", "softPrompt", "stacked", "variant", "dtype", "modelFile"] as const) {
+    const v = c.detector[key];
+    if (v !== undefined && typeof v !== "string")
+      throw new InvalidValueError(`${path}.detector.${key}`, `must be text (a name or path), got ${describe(v)}.`);
+  }
   for (const k of ["hallucination", "coverage"] as const)
     if (typeof c.thresholds?.[k] !== "number" || !Number.isFinite(c.thresholds[k]))
       throw new InvalidValueError(`${path}.thresholds.${k}`, "must be a finite number.");
@@ -464,7 +475,7 @@ export async function loadGuard(
   config: GuardConfig | string,
   options: { methods?: DetectorMethods; maxEvidence?: number; onError?: GuardErrorPolicy; timeoutMs?: number } = {},
 ): Promise<Guard> {
-  const value = typeof config === "string" ? loadGuardConfig(config) : config;
+  const value = typeof config === "string" ? loadGuardConfig(config) : checkGuardConfig(config);
   const onError = options.onError ?? value.onError;
   const timeoutMs = options.timeoutMs ?? value.timeoutMs;
   // Check the policy before loading models, so a typo fails fast.

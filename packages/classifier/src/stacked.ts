@@ -127,6 +127,15 @@ export function stackedDetector(model: StackedModel, sources: readonly ErrorDete
       const features = await collectFeatures(sources, input, response);
       for (const [name, value] of Object.entries(features))
         if (!Number.isFinite(value)) throw new InvalidScoreError("stacked", `feature ${name}`, value);
+      // A feature the model was trained on but no source gives would silently become its training mean.
+      for (const m of [model.hallucination, model.coverage]) {
+        const missing = m.features.filter((f) => !(f in features));
+        if (missing.length > 0)
+          throw new InvalidValueError(
+            "sources",
+            `the stacked model reads ${missing.slice(0, 3).join(", ")}${missing.length > 3 ? ", ..." : ""}, which none of its ${sources.length} source detector(s) (${sources.map((x) => x.name).join(", ")}) gives: build it with the detectors it was trained on.`,
+          );
+      }
       // Evidence comes from the first source that has it (e.g. ROUGE's uncovered arguments).
       const first = await sources[0]?.detect(input, response);
       const hallucination = predictLogistic(model.hallucination, features);

@@ -51,7 +51,10 @@ export class LabelTokenError extends NpovError {
 export interface YesNoOptions {
   /** Which prompt(s) to score: one task, or both (default). */
   task?: ClassifierTask | "both";
-  /** Soft prompt(s): a file path or loaded prompt, or one per task. */
+  /**
+   * Soft prompt(s): one per task, or a single file path or loaded prompt -- used for the task it was tuned
+   * for (`meta.task`), or for every task when it names none.
+   */
   softPrompt?: string | SoftPrompt | Partial<Record<ClassifierTask, string | SoftPrompt>>;
   /** Weights variant (transformers.js naming); default "auto" (see `loadPretrained` in @npov/autograd). */
   dtype?: ModelDtype | "auto";
@@ -339,6 +342,9 @@ export async function runModel<T>(
 
 /** P(NO) = softmax([logit(YES), logit(NO)])[1], computed stably. */
 export function probabilityNo(logitYes: number, logitNo: number): number {
+  // An infinite logit (an fp16 overflow) decides the answer; Inf - Inf below would be NaN.
+  if (logitYes === Number.POSITIVE_INFINITY || logitNo === Number.POSITIVE_INFINITY)
+    return logitYes === logitNo ? Number.NaN : logitNo === Number.POSITIVE_INFINITY ? 1 : 0;
   const m = Math.max(logitYes, logitNo);
   const y = Math.exp(logitYes - m);
   const n = Math.exp(logitNo - m);
@@ -382,7 +388,17 @@ export class YesNoClassifier implements ErrorDetector {
     const option = options.softPrompt;
     if (typeof option === "string" || (option !== undefined && "vectors" in option)) {
       const sp = resolveSoft(option as string | SoftPrompt) as SoftPrompt;
-      for (const t of tasks) soft[t] = sp;
+      // A prompt tuned for one task (npov tune-prompt records it) serves that task only; the other runs
+      // with the plain prompt. One without a known task serves every task.
+      const tuned = sp.meta?.task;
+      if (tuned === "coverage" || tuned === "hallucination") {
+        if (!tasks.includes(tuned))
+          throw new InvalidValueError(
+            "softPrompt",
+            `was tuned for the ${tuned} task, but this classifier scores ${tasks.join(" and ")} only: give a prompt tuned for it, or task "both".`,
+          );
+        soft[tuned] = sp;
+      } else for (const t of tasks) soft[t] = sp;
     } else if (option !== undefined) {
       for (const t of tasks) {
         const sp = resolveSoft((option as Partial<Record<ClassifierTask, string | SoftPrompt>>)[t]);

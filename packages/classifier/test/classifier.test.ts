@@ -195,7 +195,29 @@ describe("soft-prompt tuning", () => {
       ),
     ).toBeGreaterThan(0.9);
     await classifier.dispose();
+    // The coverage prompt given alone to a two-task classifier serves coverage only: hallucination scores
+    // equal the plain classifier's, to the bit; a hallucination-only classifier refuses it.
+    const both = await YesNoClassifier.fromPretrained(dir, { softPrompt: file });
+    const plain = await YesNoClassifier.fromPretrained(dir);
+    expect(await both.scoreBatch(dev, "hallucination")).toEqual(await plain.scoreBatch(dev, "hallucination"));
+    expect(await both.scoreBatch(dev, "coverage")).toEqual(scores);
+    await both.dispose();
+    await plain.dispose();
+    await expect(
+      YesNoClassifier.fromPretrained(dir, { task: "hallucination", softPrompt: file }),
+    ).rejects.toMatchObject({
+      code: "INVALID_VALUE",
+      path: "softPrompt",
+    });
   }, 120_000);
+
+  it("P(NO) from infinite logits: the infinite side wins instead of NaN", () => {
+    expect(probabilityNo(Number.POSITIVE_INFINITY, 0)).toBe(0);
+    expect(probabilityNo(0, Number.POSITIVE_INFINITY)).toBe(1);
+    expect(probabilityNo(Number.NEGATIVE_INFINITY, 0)).toBe(1);
+    expect(probabilityNo(Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY)).toBeNaN();
+    expect(probabilityNo(1, 1)).toBe(0.5);
+  });
 
   it("refuses malformed soft-prompt files with the file and problem", () => {
     const file = join(root, "bad.json");

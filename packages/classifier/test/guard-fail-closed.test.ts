@@ -339,7 +339,7 @@ describe("createGuard and loadGuardConfig refuse what they cannot use", () => {
 });
 
 describe("saveGuardConfig and saveStacked refuse what their loaders would refuse", () => {
-  it("an invalid guard config or stacked model is INVALID_VALUE naming the field, and no file is written", () => {
+  it("an invalid guard config or stacked model is INVALID_VALUE naming the field, and no file is written", async () => {
     const dir = mkdtempSync(join(tmpdir(), "npov-guard-save-"));
     const file = join(dir, "out.json");
     const good = { format: "npov-guard/1", detector: { method: "rouge" }, thresholds } as const;
@@ -349,6 +349,7 @@ describe("saveGuardConfig and saveStacked refuse what their loaders would refuse
       [{ ...good, onError: "allow" }, "config.onError"],
       [{ ...good, timeoutMs: 0 }, "config.timeoutMs"],
       [{ ...good, calibration: { n: 10n } }, "config"],
+      [{ ...good, detector: { method: "rouge", model: 5 } }, "config.detector.model"],
     ] as const) {
       const error = (() => {
         try {
@@ -364,6 +365,11 @@ describe("saveGuardConfig and saveStacked refuse what their loaders would refuse
     }
     saveGuardConfig(file, good as never);
     expect(loadGuardConfig(file)).toEqual(good);
+    // A config object given to loadGuard is checked the same way (it crashed on a missing detector).
+    await expect(loadGuard({ format: "npov-guard/1", thresholds } as never)).rejects.toMatchObject({
+      code: "INVALID_VALUE",
+      path: "config.detector.method",
+    });
     const model = { features: ["x"], mean: [0], std: [1], weights: [2], bias: 0.5 };
     const stackedFile = join(dir, "stacked.json");
     expect(() =>

@@ -136,6 +136,30 @@ describe("stacked classifier", () => {
     });
   });
 
+  it("a feature the model reads that no source gives is INVALID_VALUE, not its training mean", async () => {
+    const withClassifier = {
+      ...model,
+      coverage: fitLogistic(
+        [
+          [0, 0.1],
+          [1, 0.9],
+          [0.1, 0.2],
+          [0.8, 0.7],
+        ],
+        [false, true, false, true],
+        ["rouge.coverage", "classifier.coverage"],
+        {
+          iterations: 50,
+        },
+      ),
+    };
+    await expect(stackedDetector(withClassifier, [source(0.3)]).detect(ascii, "x")).rejects.toMatchObject({
+      code: "INVALID_VALUE",
+      path: "sources",
+      message: expect.stringContaining("classifier.coverage"),
+    });
+  });
+
   it("a model file with null weights, a missing bias or a zero std is INVALID_FILE listing each field", () => {
     const file = join(root, "stacked.json");
     const broken = JSON.parse(JSON.stringify(model));

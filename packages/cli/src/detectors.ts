@@ -109,7 +109,10 @@ export async function finishDetectors(detectors: readonly ErrorDetector[]): Prom
 export function addDetectorOptions(command: Command): Command {
   command
     .option("--model <path>", "model folder (or hub id) for model-based methods (default: the shipped model)")
-    .option("--soft-prompt <file>", "soft prompt for the classifier (from npov train-classifier)")
+    .option(
+      "--soft-prompt <file>",
+      "soft prompt for the classifier (from npov train-classifier; used for the task it was trained for)",
+    )
     .option("--stacked <file>", "stacked model for the stacked method (from npov train-stacked)")
     .option("--variant <name>", "salience variant: grad-x-input | grad-norm", "grad-x-input");
   addModelFileOptions(command);

@@ -129,6 +129,28 @@ export function readInput(file: string): NpovInput {
  * @throws FileReadError, FileFormatError
  */
 export function readDataset(file: string): NpovExample[] {
+  const examples = readDatasetFile(file);
+  // Every command that reads a dataset computes over it: an empty one is a mistake, not a result.
+  if (examples.length === 0)
+    throw new UsageError(`${file} holds no examples: give a dataset with at least one (npov synth --out FILE.jsonl).`);
+  return examples;
+}
+
+/**
+ * A labelled dataset for training or calibration: both outcomes present for each error type, checked
+ * before any (possibly long) scoring. @throws UsageError naming the file and the type
+ */
+export function requireBothOutcomes(examples: readonly NpovExample[], file: string): void {
+  for (const type of ["hallucination", "coverage"] as const) {
+    const labels = examples.map((e) => e.labels?.[type]).filter((l): l is boolean => l !== undefined);
+    if (!labels.includes(true) || !labels.includes(false))
+      throw new UsageError(
+        `${file} needs examples with and without ${type} errors (labels.${type} true and false); it has ${labels.filter(Boolean).length} with and ${labels.filter((l) => !l).length} without.`,
+      );
+  }
+}
+
+function readDatasetFile(file: string): NpovExample[] {
   const text = readTextFile(file);
   const trimmed = text.trimStart();
   const fail = (message: string) => new FileFormatError([{ file, line: undefined, field: "", message }]);
@@ -185,7 +207,8 @@ export function parseList<T extends string>(value: string, allowed: readonly T[]
     if (!(allowed as readonly string[]).includes(item))
       throw new UsageError(`${option}: unknown value "${item}"; use one or more of ${allowed.join(", ")}.`);
   if (items.length === 0) throw new UsageError(`${option}: give at least one of ${allowed.join(", ")}.`);
-  return items as T[];
+  // "support,support" means support once (a repeated detector would be scored twice, then refused).
+  return [...new Set(items)] as T[];
 }
 
 /** The accepted range of a numeric option (inclusive bounds unless marked exclusive). */

@@ -356,6 +356,44 @@ describe("input files: BOM accepted, corruption and wrong field types are typed 
     expect(JSON.parse(r.stdout).rouge1.fmeasure).toBe(1);
   });
 
+  it("an empty dataset or text file is a usage error, not a table of nothing; a one-class training set fails before scoring", async () => {
+    const empty = file("empty.jsonl", "");
+    const emptyArray = file("empty-array.json", "[]");
+    for (const data of [empty, emptyArray]) {
+      const r = await run("eval", "--data", data, "--bootstrap", "0");
+      expectTypedFailure(r, "USAGE");
+      expect(r.stderr).toContain("holds no examples");
+    }
+    const nothing = file("nothing.txt", "");
+    const rouge = await run("rouge", "--target", nothing, "--prediction", nothing);
+    expectTypedFailure(rouge, "USAGE");
+    expect(rouge.stderr).toContain("has no lines");
+    // Every example without a coverage error: refused before any detector is built or example scored.
+    const clean = file(
+      "clean.jsonl",
+      `${datasetLines
+        .map((l) => JSON.parse(l))
+        .filter((e) => e.labels?.coverage === false)
+        .map((e) => JSON.stringify(e))
+        .join("\n")}\n`,
+    );
+    for (const args of [
+      ["train-stacked", "--train", clean, "--out", join(root, "stacked-one-class.json")],
+      ["calibrate-guard", "--data", clean, "--method", "rouge", "--out", join(root, "guard-one-class.json")],
+    ]) {
+      const r = await run(...args);
+      expectTypedFailure(r, "USAGE");
+      expect(r.stderr).toContain("needs examples with and without coverage errors");
+    }
+  });
+
+  it("a detector named twice in --methods is scored once", async () => {
+    const twice = await run("eval", "--data", dataset, "--methods", "rouge,rouge", "--bootstrap", "0", "--json");
+    const once = await run("eval", "--data", dataset, "--methods", "rouge", "--bootstrap", "0", "--json");
+    expect(twice.code, twice.stderr).toBe(0);
+    expect(JSON.parse(twice.stdout).rows).toEqual(JSON.parse(once.stdout).rows);
+  });
+
   it('eval with "slice": 5 names file, line and field', async () => {
     const lines = datasetLines.map((l, k) => (k === 1 ? JSON.stringify({ ...JSON.parse(l), slice: 5 }) : l));
     const bad = file("slice5.jsonl", `${lines.join("\n")}\n`);

@@ -134,6 +134,9 @@ function cell(scores: number[], labels: boolean[], bootstrap: EvaluateOptions["b
   return base;
 }
 
+/** The slice of unsliced examples in a dataset that also has named slices ("all" is the pooled rows). */
+export const UNSLICED = "(no slice)";
+
 /**
  * Score every example with every detector (`detect`) and compute ROC AUCs. Example-level labels come from
  * `labels.hallucination` / `labels.coverage` (examples without the label are skipped for that type);
@@ -153,8 +156,20 @@ export async function evaluate(
   const bootstrap = options.bootstrap === undefined ? { resamples: 200, seed: 0 } : options.bootstrap;
   const order = options.sliceOrder ?? [];
   const rank = (s: string) => (order.includes(s) ? order.indexOf(s) : order.length);
-  const sliceNames = [...new Set(dataset.map((e) => e.slice ?? "all"))].sort((a, b) => rank(a) - rank(b));
+  // Unsliced examples form the slice "all" when nothing is sliced; among named slices they are
+  // UNSLICED, so the pooled row "all" is never confused with them.
+  const anySliced = dataset.some((e) => e.slice !== undefined);
+  const sliceOf = (e: NpovExample) => e.slice ?? (anySliced ? UNSLICED : "all");
+  const sliceNames = [...new Set(dataset.map(sliceOf))].sort((a, b) => rank(a) - rank(b));
   const pooled = options.pooled ?? sliceNames.length > 1;
+  if (pooled) {
+    const clash = dataset.findIndex((e) => e.slice === "all");
+    if (clash >= 0)
+      throw new InvalidValueError(
+        `dataset[${clash}].slice`,
+        'is "all", the name of the pooled rows over every slice: rename the slice.',
+      );
+  }
   const outputs: ErrorScores[][] = detectors.map(() => []);
   for (const [i, example] of dataset.entries()) {
     for (const [d, detector] of detectors.entries())
@@ -168,7 +183,7 @@ export async function evaluate(
   const sliceCurves: RocCurveResult[] = [];
   const groups: Array<[string, number[]]> = sliceNames.map((s) => [
     s,
-    dataset.flatMap((e, i) => ((e.slice ?? "all") === s ? [i] : [])),
+    dataset.flatMap((e, i) => (sliceOf(e) === s ? [i] : [])),
   ]);
   if (pooled) groups.push(["all", dataset.map((_, i) => i)]);
   for (const [slice, members] of groups)
@@ -259,7 +274,7 @@ export async function evaluate(
       const o = (outputs[d] as ErrorScores[])[i] as ErrorScores;
       scores.push({
         id: e.id === undefined ? String(i) : String(e.id),
-        slice: e.slice ?? "all",
+        slice: sliceOf(e),
         detector: detector.name,
         hallucination: o.hallucination,
         coverage: o.coverage,

@@ -1,5 +1,5 @@
 import { openKnowledgeBase } from "@npov/core";
-import { evaluate, formatResultTable, rocAuc } from "@npov/eval";
+import { evaluate, formatResultTable, rocAuc, UNSLICED } from "@npov/eval";
 import { rougeDetector, rougeErrorDetector } from "@npov/rouge";
 import { buildDataset } from "@npov/synth";
 import { describe, expect, it } from "vitest";
@@ -80,5 +80,39 @@ describe("evaluate", async () => {
     expect(lines[0]).toMatch(/^slice\s+rouge hall\s+rouge-nostem hall\s+rouge cov\s+rouge-nostem cov$/);
     expect(lines).toHaveLength(2 + result.slices.length);
     expect(text).toMatch(/unparaphrased-synthetic\s+0\.\d{3} \[0\.\d{3}, [01]\.\d{3}\] \(n=\d+\)/);
+  });
+});
+
+describe("unsliced examples among sliced ones", () => {
+  it("form the slice (no slice), apart from the pooled row all; a slice named all is refused", async () => {
+    const sliced = dataset.filter((e) => e.slice === "paraphrased-synthetic");
+    const unsliced = dataset.filter((e) => e.slice === "unparaphrased-synthetic").map(({ slice: _s, ...e }) => e);
+    const mixed = [...sliced, ...unsliced];
+    const r = await evaluate(mixed, [rougeErrorDetector()], { bootstrap: false });
+    expect(r.slices).toEqual(["paraphrased-synthetic", UNSLICED, "all"]);
+    const cell = (slice: string) =>
+      r.rows.find((x) => x.slice === slice && x.errorType === "coverage" && x.level === "example");
+    expect(cell(UNSLICED)?.n).toBe(unsliced.length);
+    expect(cell("all")?.n).toBe(mixed.length);
+    const pooled = rocAuc(
+      mixed.map((e) => rougeDetector(e.input, e.response).coverage),
+      mixed.map((e) => e.labels!.coverage!),
+    );
+    expect(cell("all")?.auc).toBe(pooled);
+    // The table shows the pooled row once, with the pooled n.
+    const lines = formatResultTable(r).split("\n");
+    expect(lines.map((line) => line.split(/\s{2,}/)[0])).toEqual([
+      "slice",
+      expect.any(String),
+      "paraphrased-synthetic",
+      UNSLICED,
+      "all",
+    ]);
+    expect(lines[4]).toContain(`(n=${mixed.length})`);
+    await expect(
+      evaluate([...sliced, { ...unsliced[0]!, slice: "all" }], [rougeErrorDetector()], { bootstrap: false }),
+    ).rejects.toMatchObject({ code: "INVALID_VALUE", path: `dataset[${sliced.length}].slice` });
+    // Nothing sliced: one slice "all", as before.
+    expect((await evaluate(unsliced, [rougeErrorDetector()], { bootstrap: false })).slices).toEqual(["all"]);
   });
 });

@@ -1,6 +1,6 @@
 // Agreement of the Likert judge with human raters (computed in the CLI, which may depend on @npov/eval).
 import { describe, expect, it } from "vitest";
-import { ratingAgreement } from "../../cli/src/commands/judge-agreement.js";
+import { ratingAgreement, usableItems } from "../../cli/src/commands/judge-agreement.js";
 
 describe("ratingAgreement", () => {
   it("matches hand-computed Krippendorff's alpha (interval) and Kendall's tau-b", () => {
@@ -30,5 +30,26 @@ describe("ratingAgreement", () => {
         { llm: [2], human: [2] },
       ]),
     ).toThrow(expect.objectContaining({ code: "INVALID_VALUE" }));
+  });
+
+  it("leaves tau undefined when the LLM answers one value throughout, and still reports alpha", () => {
+    // LLM means 4, 4, 4; human means 2, 3, 5: no ranking on the LLM side, so no tau. Interval alpha by hand:
+    // coincidences within units sum to 2 x (4 + 1 + 1) = 12; over all six values (4, 4, 4, 2, 3, 5) the
+    // ordered squared differences sum to 64; alpha = 1 - (n - 1) x 12 / 64 = 1 - 5 x 12 / 64 = 0.0625.
+    const r = ratingAgreement([
+      { llm: [4, 4], human: [2] },
+      { llm: [4], human: [3] },
+      { llm: [4, 4], human: [5] },
+    ]);
+    expect(r.kendallTau).toBeUndefined();
+    expect(r.alphaLlmVsHuman).toBeCloseTo(0.0625, 12);
+    expect(r.items).toBe(3);
+    expect(
+      usableItems([
+        { llm: [undefined], human: [3] },
+        { llm: [2], human: [] },
+        { llm: [2], human: [1] },
+      ]),
+    ).toHaveLength(1);
   });
 });

@@ -29,6 +29,7 @@ import {
   parseList,
   readDataset,
   readExample,
+  requireBothOutcomes,
   SEED_RANGE,
   UsageError,
   warn,
@@ -146,12 +147,14 @@ export function registerClassifier(program: Command): void {
       }) => {
         const methods = parseList(opts.methods, ["rouge", "classifier"] as const, "--methods");
         checkOutputPath(opts.out);
+        const train = readDataset(opts.train);
+        requireBothOutcomes(train, opts.train);
         const sources = await cliDetectors(methods, {
           ...(opts.model === undefined ? {} : { model: opts.model }),
           ...(opts.dtype === undefined ? {} : { dtype: opts.dtype }),
           ...(opts.modelFile === undefined ? {} : { modelFile: opts.modelFile }),
         });
-        const model = await trainStacked(sources, readDataset(opts.train)).finally(() => finishDetectors(sources));
+        const model = await trainStacked(sources, train).finally(() => finishDetectors(sources));
         saveStacked(opts.out, model);
         out(`stacked classifier over ${model.hallucination.features.length} features written to ${opts.out}`);
       },
@@ -180,6 +183,7 @@ export function registerClassifier(program: Command): void {
         const target = opts.targetFpr;
         checkOutputPath(opts.out);
         const data = readDataset(opts.data);
+        requireBothOutcomes(data, opts.data);
         const spec = { method: opts.method, ...specFromOptions(opts) };
         const detector = await cliDetector(spec);
         const bar = progressBar("calibrating");

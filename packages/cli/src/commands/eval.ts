@@ -78,10 +78,11 @@ export function registerEval(program: Command): void {
         if (opts.samplePerSlice !== undefined) {
           const n = opts.samplePerSlice;
           const rng = createRng(opts.seed);
-          const slices = [...new Set(dataset.map((e) => e.slice ?? "all"))];
+          // Unsliced examples are a group of their own (undefined), apart from any slice's name.
+          const slices = [...new Set(dataset.map((e) => e.slice))];
           dataset = slices.flatMap((s) =>
             rng.sample(
-              dataset.filter((e) => (e.slice ?? "all") === s),
+              dataset.filter((e) => e.slice === s),
               n,
             ),
           );

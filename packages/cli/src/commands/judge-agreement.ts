@@ -19,20 +19,35 @@ export interface RatingAgreement {
   humanMean: number;
   /** Alpha between the two rows of per-item means (LLM, human). */
   alphaLlmVsHuman: number;
-  /** Kendall's tau-b between the per-item means. */
-  kendallTau: number;
+  /** Kendall's tau-b between the per-item means (undefined when either side is constant: no ranking). */
+  kendallTau: number | undefined;
   /** Alpha among the LLM's samples as raters (undefined with one sample). */
   alphaLlmSamples: number | undefined;
 }
 
 const mean = (xs: readonly number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
 
+/** A statistic that is undefined for these values (e.g. tau of a constant) as `undefined`, not an error. */
+function undefinedWhenInvalid(statistic: () => number): number | undefined {
+  try {
+    return statistic();
+  } catch (error) {
+    if (error instanceof InvalidValueError) return undefined;
+    throw error;
+  }
+}
+
+/** Items with at least one readable LLM rating and one human rating (what {@link ratingAgreement} uses). */
+export function usableItems(items: readonly RatedItem[]): RatedItem[] {
+  return items.filter((i) => i.llm.some((x) => x !== undefined) && i.human.length > 0);
+}
+
 /**
  * Agreement over items with at least one readable LLM rating and one human rating.
  * @throws InvalidValueError with fewer than two such items
  */
 export function ratingAgreement(items: readonly RatedItem[]): RatingAgreement {
-  const usable = items.filter((i) => i.llm.some((x) => x !== undefined) && i.human.length > 0);
+  const usable = usableItems(items);
   if (usable.length < 2)
     throw new InvalidValueError("items", `agreement needs at least two items rated by both, got ${usable.length}.`);
   const llmMeans = usable.map((i) => mean(i.llm.filter((x): x is number => x !== undefined)));
@@ -44,7 +59,7 @@ export function ratingAgreement(items: readonly RatedItem[]): RatingAgreement {
     llmMean: mean(llmMeans),
     humanMean: mean(humanMeans),
     alphaLlmVsHuman: krippendorffAlpha([llmMeans, humanMeans], "interval"),
-    kendallTau: kendallTauB(llmMeans, humanMeans),
+    kendallTau: undefinedWhenInvalid(() => kendallTauB(llmMeans, humanMeans)),
     alphaLlmSamples: samples < 2 ? undefined : krippendorffAlpha(sampleRows, "interval"),
   };
 }

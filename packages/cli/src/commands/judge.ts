@@ -24,7 +24,7 @@ import {
 import type { Command } from "commander";
 import { integerOption, out, outJson, table } from "../util.js";
 import { addEndpointOptions, type EndpointCliOptions, endpointClient, endpointSpec } from "./endpoint.js";
-import { type RatedItem, type RatingAgreement, ratingAgreement } from "./judge-agreement.js";
+import { type RatedItem, type RatingAgreement, ratingAgreement, usableItems } from "./judge-agreement.js";
 
 /** One record to rate. */
 export interface JudgeRecord {
@@ -123,9 +123,10 @@ export function registerJudge(program: Command): void {
         llm: per[k]!.answers.map(parseLikert),
         human: rec.ratings[attribute] ?? [],
       }));
-      const withHumans = items.filter((i) => i.human.length > 0).length;
-      let agreement: RatingAgreement | undefined;
-      if (withHumans >= 2) agreement = ratingAgreement(items);
+      // Agreement needs two items the LLM and the humans both rated; with fewer it is left out ("-"), and the
+      // ratings paid for are still reported.
+      const agreement: RatingAgreement | undefined =
+        usableItems(items).length >= 2 ? ratingAgreement(items) : undefined;
       return {
         attribute,
         items: records.length,

@@ -38,6 +38,7 @@ export function registerRouge(program: Command): void {
           throw new UsageError(`--tokenizer must be default or rouge-score, got "${opts.tokenizer}".`);
         const targets = lines(opts.target);
         const predictions = lines(opts.prediction);
+        if (targets.length === 0) throw new UsageError(`${opts.target} has no lines: give one target text per line.`);
         if (targets.length !== predictions.length)
           throw new UsageError(
             `${opts.target} has ${targets.length} lines but ${opts.prediction} has ${predictions.length}; give one prediction per target.`,
