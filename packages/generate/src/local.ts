@@ -11,6 +11,7 @@ import {
   DTYPE_SUFFIX,
   encodeForContext,
   graphFileRejection,
+  isPastInput,
   localModelFolder,
   type ModelContext,
   ModelDownloadError,
@@ -138,6 +139,39 @@ function readLocalConfig(dir: string): Record<string, unknown> {
  * with it), a download that failed, a file missing from the hub or the cache, or else an
  * {@link UnsupportedModelError} carrying transformers.js's message.
  */
+/**
+ * Why transformers.js's `generate` cannot run the loaded sessions (the checks of `npov model inspect`, read
+ * from the sessions' input metadata): int32 ids (it feeds int64), a cache not named past_key_values.N.*, a
+ * decoder without a cache (it decodes one token per step from the cache).
+ */
+function generationBlockers(lm: LoadedModel, encoderDecoder: boolean): string[] {
+  const sessions = Object.entries(
+    (lm as { sessions?: Record<string, { inputNames?: readonly string[]; inputMetadata?: readonly unknown[] }> })
+      .sessions ?? {},
+  );
+  const blockers: string[] = [];
+  for (const [name, session] of sessions) {
+    const metadata = (session.inputMetadata ?? []) as ReadonlyArray<{ name?: string; type?: string }>;
+    for (const input of metadata) {
+      if (
+        /^(input_ids|decoder_input_ids|attention_mask|position_ids)$/.test(input.name ?? "") &&
+        input.type === "int32"
+      )
+        blockers.push(`${name}: ${input.name} is int32 (transformers.js feeds int64)`);
+      if (isPastInput(input.name ?? "") && !(input.name ?? "").startsWith("past_key_values."))
+        blockers.push(`${name}: cache input "${input.name}" is not in the past_key_values.N.key/value layout`);
+    }
+  }
+  // The decoder: the only session of a causal model, the one that is not the encoder of a seq2seq one.
+  const decoder = encoderDecoder ? sessions.find(([name]) => name !== "model") : sessions[0];
+  const inputs = decoder?.[1].inputNames ?? [];
+  if (decoder !== undefined && inputs.length > 0 && !inputs.some((n) => isPastInput(n)))
+    blockers.push(
+      `${decoder[0]} has no key/value cache inputs${encoderDecoder ? "" : " (give --model-file decoder_model_merged or a model with past_key_values inputs)"}`,
+    );
+  return blockers;
+}
+
 function loadFailure(idOrPath: string, dir: string | undefined, files: string[], error: unknown): NpovError {
   if (error instanceof NpovError) return error;
   const message = error instanceof Error ? error.message : String(error);
@@ -246,6 +280,15 @@ export class LocalGenerator implements Generator {
           session_options: { logSeverityLevel: 4 },
           ...(modelFileName !== undefined ? { model_file_name: modelFileName } : {}),
         } as Record<string, unknown>)) as unknown as LoadedModel;
+        const blockers = generationBlockers(lm, encoderDecoder);
+        if (blockers.length > 0) {
+          await (lm as { dispose?: () => Promise<unknown> }).dispose?.();
+          throw new UnsupportedModelError(
+            isFolder ? folder : idOrPath,
+            graphFiles,
+            new Error(`transformers.js cannot generate with it: ${blockers.join("; ")}`),
+          );
+        }
         const tokenizer = localTokenizer ?? (await transformers.AutoTokenizer.from_pretrained(id));
         return new LocalGenerator(
           isFolder ? resolve(folder) : idOrPath,
@@ -310,27 +353,38 @@ export class LocalGenerator implements Generator {
     };
   }
 
-  private decode(output: unknown, promptLength: number): { text: string; length: number } {
+  /** The generated tokens of `output`: after the prompt (causal) or after the decoder start token (seq2seq). */
+  private decode(output: unknown, promptLength: number): { text: string; length: number; endedByEos: boolean } {
     const t = output as { data: BigInt64Array; dims: number[] };
-    let ids = Array.from(t.data, Number);
-    if (!this.encoderDecoder) ids = ids.slice(promptLength);
-    return { text: this.tokenizer.decode(ids, { skip_special_tokens: true }), length: ids.length };
+    const all = Array.from(t.data, Number);
+    const ids = this.encoderDecoder ? all.slice(1) : all.slice(promptLength);
+    return {
+      text: this.tokenizer.decode(ids, { skip_special_tokens: true }),
+      length: ids.length,
+      endedByEos: this.eosTokenIds.includes(ids.at(-1) ?? -1),
+    };
   }
 
   /**
-   * The model's raw output text for the Figure 3 prompt of `input` (no parsing); `budget` is the token
-   * budget used (`maxNewTokens`, capped by the context).
+   * The model's raw output text for the Figure 3 prompt of `input` (no parsing); `tokens` is the number of
+   * generated tokens (the prompt and a decoder start token not counted), `budget` the token budget used
+   * (`maxNewTokens`, capped by the context), `finishReason` "length" when the budget ran out before EOS.
    */
   async generateText(
     input: NpovInput,
     options: GenerateOptions = {},
-  ): Promise<{ text: string; tokens: number; budget: number }> {
+  ): Promise<{ text: string; tokens: number; budget: number; finishReason: "stop" | "length" }> {
     return serialized(async () => {
       transformers.random.seed(options.seed ?? 0);
       const args = this.args(input, options);
       const promptLength = (args.input_ids as { dims: number[] }).dims[1] as number;
-      const { text, length } = this.decode(await this.run(promptLength, () => this.lm.generate(args)), promptLength);
-      return { text, tokens: length, budget: args.max_new_tokens as number };
+      const { text, length, endedByEos } = this.decode(
+        await this.run(promptLength, () => this.lm.generate(args)),
+        promptLength,
+      );
+      const budget = args.max_new_tokens as number;
+      // "length" only when the budget ran out: a last token that is end-of-text stopped on its own.
+      return { text, tokens: length, budget, finishReason: length >= budget && !endedByEos ? "length" : "stop" };
     });
   }
 
@@ -447,13 +501,8 @@ export class LocalGenerator implements Generator {
 
   /** Generate and parse into opening and core. @throws GeneratorOutputError when the output is malformed */
   async generate(input: NpovInput, options: GenerateOptions = {}): Promise<GeneratedResponse> {
-    const { text, tokens, budget } = await this.generateText(input, options);
-    return {
-      ...parseGeneratorOutput(text),
-      raw: text,
-      model: this.model,
-      finishReason: tokens >= budget ? "length" : "stop",
-    };
+    const { text, finishReason } = await this.generateText(input, options);
+    return { ...parseGeneratorOutput(text), raw: text, model: this.model, finishReason };
   }
 
   stream(input: NpovInput, options: GenerateOptions = {}): AsyncIterable<string> {

@@ -198,8 +198,10 @@ describe("npov server on 127.0.0.1 with the real OpenAI client", () => {
     const raw = await generator.generateText(input, { maxNewTokens: 12, seed: 1 });
     // Parsed or not, the content is the generator's text cleaned the same way for both transports.
     expect(a.choices[0]!.message.content).toBe(cleanGeneratorText(raw.text));
-    // generateText counts the T5 decoder's start token; usage counts generated tokens only.
-    expect(a.usage!.completion_tokens).toBe(raw.tokens - 1);
+    // Both count generated tokens only (not the T5 decoder's start token), within the budget.
+    expect(a.usage!.completion_tokens).toBe(raw.tokens);
+    expect(raw.tokens).toBeLessThanOrEqual(raw.budget);
+    expect(raw.finishReason).toBe(a.choices[0]!.finish_reason);
     const stream = await client.chat.completions.create({
       model: "npov",
       messages: [{ role: "user", content: JSON.stringify(input) }],

@@ -84,6 +84,18 @@ describe("transformers.js generation offline on zoo models", () => {
     expect(text).toBe(tokenizer.decode(expected, { skip_special_tokens: true }));
   });
 
+  it("folders transformers.js cannot generate with are refused at load, with the reason npov model inspect gives", async () => {
+    for (const [folder, options, reason] of [
+      ["genai-qwen-gqa", {}, "input_ids is int32"],
+      ["ortopt-gpt2", { dtype: "fp32" as ModelDtype }, "input_ids is int32"],
+      ["optimum-gpt2-legacy", { modelFileName: "decoder_model" }, "has no key/value cache inputs"],
+    ] as const)
+      await expect(LocalGenerator.fromPretrained(join(ZOO, folder), options)).rejects.toMatchObject({
+        code: "UNSUPPORTED_MODEL",
+        message: expect.stringContaining(reason),
+      });
+  });
+
   it("a legacy folder (no onnx/model.onnx) generates with its If-merged decoder by default", async () => {
     const dir = join(ZOO, "optimum-gpt2-legacy");
     const byDefault = await LocalGenerator.fromPretrained(dir);
@@ -97,7 +109,9 @@ describe("transformers.js generation offline on zoo models", () => {
     const dir = join(ZOO, "optimum-t5");
     for (const dtype of ["fp32", "q4"] as const) {
       const generator = await LocalGenerator.fromPretrained(dir, { dtype });
-      const { text } = await generator.generateText(input, { maxNewTokens: STEPS });
+      const { text, tokens, budget } = await generator.generateText(input, { maxNewTokens: STEPS });
+      // Generated tokens only: the decoder start token is not one of them.
+      expect([tokens, budget]).toEqual([STEPS, STEPS]);
       const tokenizer = tokenizerFromFiles(dir);
       const ids = tokenizer.encode(generatorPrompt(input)) as number[];
       const encFile = join(dir, "onnx", `encoder_model${DTYPE_SUFFIX[dtype]}.onnx`);
