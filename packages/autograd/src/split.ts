@@ -786,6 +786,7 @@ async function buildSplit(model: ModelProto, options: SplitVjpOptions): Promise<
   const recomputedOutputs = new Set<string>();
   const bInitNames = new Set(bInits.map((t) => t.name));
   const emitted = new Set<NodeProto>();
+  let rematCount = 0;
   const fNodes = fGraph.node as NodeProto[];
   // Rewiring of the backward's reads, and nodes to place before the first reader.
   const rename = new Map<string, string>();
@@ -839,32 +840,42 @@ async function buildSplit(model: ModelProto, options: SplitVjpOptions): Promise<
       // Recomputed in the backward (at batch 1) from stored tensors instead of stored.
       const reader = readers[0] as NodeProto;
       const prelude = before.get(reader) ?? [];
-      for (const n of chain) {
-        if (emitted.has(n)) continue;
-        emitted.add(n);
-        const input =
-          recompute === "superlinear"
-            ? n.input.map((x) => {
-                if (!x || forwardInits.has(x) || recomputedOutputs.has(x)) return x;
-                chainLeaves.add(x);
-                return timedRead(x, reader, prelude);
-              })
-            : n.input.slice();
-        for (const o of n.output) if (o) recomputedOutputs.add(o);
-        prelude.push(
-          onnx.NodeProto.create({
-            ...n,
-            name: `split/remat/${n.name}`,
-            input,
-            output: n.output.slice(),
-          }),
-        );
-        for (const x of n.input)
-          if (x && forwardInits.has(x) && !bInitNames.has(x)) {
-            bInits.push(forwardInits.get(x) as TensorProto);
-            bInitNames.add(x);
+      const emitChain = (nodes: readonly NodeProto[]): void => {
+        for (const n of nodes) {
+          if (emitted.has(n)) continue;
+          emitted.add(n);
+          // An input that is itself recomputed, by a chain whose reader comes later: that chain runs first,
+          // here (read as a stored tensor it would be produced after its reader -- a cycle).
+          for (const x of n.input) {
+            const inner = x ? remat.get(x) : undefined;
+            if (inner !== undefined && !recomputedOutputs.has(x)) emitChain(inner);
           }
-      }
+          const input =
+            recompute === "superlinear"
+              ? n.input.map((x) => {
+                  if (!x || forwardInits.has(x) || recomputedOutputs.has(x)) return x;
+                  chainLeaves.add(x);
+                  return timedRead(x, reader, prelude);
+                })
+              : n.input.slice();
+          for (const o of n.output) if (o) recomputedOutputs.add(o);
+          prelude.push(
+            onnx.NodeProto.create({
+              ...n,
+              // Numbered: exported graphs may leave node names empty, and names must be unique.
+              name: `split/remat/${rematCount++}/${n.name ?? ""}`,
+              input,
+              output: n.output.slice(),
+            }),
+          );
+          for (const x of n.input)
+            if (x && forwardInits.has(x) && !bInitNames.has(x)) {
+              bInits.push(forwardInits.get(x) as TensorProto);
+              bInitNames.add(x);
+            }
+        }
+      };
+      emitChain(chain);
       before.set(reader, prelude);
     }
     const isInput = forwardInputs.has(name);

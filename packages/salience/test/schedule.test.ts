@@ -4,11 +4,12 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DataType, makeAttributes, makeTensor, onnx, saveModel, valueInfo, writeTestModel } from "@npov/autograd";
-import { createRng, InvalidValueError } from "@npov/core";
+import { createRng, InvalidValueError, repoPath } from "@npov/core";
 import { SalienceDetector } from "@npov/salience";
 import { describe, expect, it } from "vitest";
 
 const root = mkdtempSync(join(tmpdir(), "npov-salience-schedule-"));
+const ZOO = repoPath("..", "shared", "models", "zoo");
 
 describe("split and recompute schedules compute the same token map (float64)", () => {
   for (const arch of ["t5", "llama"] as const) {
@@ -101,6 +102,30 @@ describe("split and recompute schedules compute the same token map (float64)", (
       await long.dispose();
     }
   }, 60_000);
+
+  it("on exported zoo graphs (Optimum, onnxruntime-genai) the superlinear split builds and gives the same map", async () => {
+    // Unnamed nodes (genai) and recomputed chains that read other recomputed tensors (Optimum's causal
+    // attention) once made onnxruntime reject the graph, and the detector fell back to storing everything.
+    for (const [folder, dtype] of [
+      ["optimum-gpt2", "fp32"],
+      ["optimum-llama", "q4"],
+      ["genai-qwen-gqa", "fp16"],
+    ] as const) {
+      const maps = [];
+      for (const activationMemory of [1000, undefined]) {
+        const detector = await SalienceDetector.fromPretrained(join(ZOO, folder), {
+          dtype,
+          ...(activationMemory === undefined ? {} : { activationMemory }),
+        });
+        const map = await detector.tokenMap("User question: {Ban zoos?} pro: {Cages harm animals.}", "Cages harm.");
+        expect(map.schedule?.superlinearFallback, folder).toBeUndefined();
+        expect(map.schedule?.recompute, folder).toBe(activationMemory === undefined ? "elementwise" : "superlinear");
+        maps.push(map.attributions.data);
+        await detector.dispose();
+      }
+      expect(Array.from(maps[0] as ArrayLike<number>), folder).toEqual(Array.from(maps[1] as ArrayLike<number>));
+    }
+  }, 120_000);
 
   it("auto picks split for short inputs and 1 thread, and the default chunk stays within the budget", async () => {
     const dir = join(root, "gpt2");
