@@ -88,7 +88,7 @@ beforeAll(async () => {
 afterEach(stopWorkers);
 afterAll(async () => {
   await stopWorkers();
-  await redis?.stop();
+  await redis?.dispose();
 });
 
 describe("npov check-batch and eval on a Redis queue", () => {

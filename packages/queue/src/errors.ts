@@ -23,6 +23,25 @@ export class QueueUnreachableError extends NpovError {
   }
 }
 
+/** Redis answered but refused npov's commands (a password is needed, or the user may not run them). */
+export class QueueAuthError extends NpovError {
+  constructor(url: string, cause: unknown) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(
+      "QUEUE_AUTH_FAILED",
+      `Redis at ${redactUrl(url)} refused npov (${reason}): give its password in --queue as redis://:PASSWORD@HOST:PORT/DB (or USER:PASSWORD for an ACL user).`,
+      { cause },
+    );
+  }
+}
+
+/** A queue name BullMQ cannot use. */
+export class QueueNameError extends NpovError {
+  constructor(name: unknown, problem: string) {
+    super("INVALID_QUEUE_NAME", `--queue-name ${JSON.stringify(name)}: ${problem}; use letters, digits, - and _.`);
+  }
+}
+
 /** A run stopped by its abort signal (Ctrl-C) before every chunk was scored; a re-run resumes a queued run. */
 export class RunInterruptedError extends NpovError {
   /** Examples with results when the run stopped. */

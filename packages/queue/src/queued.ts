@@ -14,7 +14,7 @@ import { type ConnectionOptions, Queue } from "bullmq";
 import { RunInterruptedError } from "./errors.js";
 import { CHUNK_JOB_FORMAT, CHUNK_JOB_NAME, type ChunkJobData, DEFAULT_QUEUE_NAME, resultsKey } from "./jobs.js";
 import { type PlannedChunk, planRun, type RunPlan } from "./plan.js";
-import { closeRedis, connectRedis } from "./redis.js";
+import { atMost, checkQueueName, closeRedis, connectRedis, refusedOptions } from "./redis.js";
 import { assembleRun, failedChunk, type RunOptions, type ScoredRun } from "./run.js";
 import { type ChunkResult, type DetectorSpecJson, decodeChunkResult } from "./score.js";
 
@@ -85,10 +85,6 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined, onAb
   });
 }
 
-/** At most `ms` of waiting for a promise that may hang while Redis is away. */
-const atMost = (promise: Promise<unknown>, ms: number) =>
-  Promise.race([promise.catch(() => {}), new Promise((resolve) => setTimeout(resolve, ms).unref())]);
-
 /** Run `fn` over `items` with at most `width` calls in flight (node-redis pipelines them). */
 async function inBatches<T, R>(items: readonly T[], width: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = [];
@@ -108,22 +104,34 @@ export async function scoreOnQueue(
   options: QueueRunOptions,
 ): Promise<ScoredRun> {
   const plan = planRun(examples, specs, options);
-  const queueName = options.queueName ?? DEFAULT_QUEUE_NAME;
-  const client = await connectRedis(options.url, {
-    ...(options.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: options.connectTimeoutMs }),
-    ...(options.onConnectionError === undefined ? {} : { onError: options.onConnectionError }),
-  });
-  const queue = new Queue<ChunkJobData>(queueName, {
-    connection: client as unknown as ConnectionOptions,
-    defaultJobOptions: {
-      attempts: options.attempts ?? 3,
-      backoff: { type: "exponential", delay: options.backoffMs ?? 1000 },
-      // Results go to the run's hash, so finished jobs need not stay; failed ones stay for inspection
-      // until the run that owns them has recorded them.
-      removeOnComplete: true,
-      removeOnFail: false,
-    },
-  });
+  const queueName = checkQueueName(options.queueName ?? DEFAULT_QUEUE_NAME);
+  let client: Awaited<ReturnType<typeof connectRedis>>;
+  try {
+    client = await connectRedis(options.url, {
+      ...(options.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: options.connectTimeoutMs }),
+      ...(options.onConnectionError === undefined ? {} : { onError: options.onConnectionError }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
+  } catch (error) {
+    // Ctrl-C while connecting: nothing was queued yet.
+    if (options.signal?.aborted) throw new RunInterruptedError(0, plan.total, true);
+    throw error;
+  }
+  const queue = await refusedOptions(
+    client,
+    () =>
+      new Queue<ChunkJobData>(queueName, {
+        connection: client as unknown as ConnectionOptions,
+        defaultJobOptions: {
+          attempts: options.attempts ?? 3,
+          backoff: { type: "exponential", delay: options.backoffMs ?? 1000 },
+          // Results go to the run's hash, so finished jobs need not stay; failed ones stay for inspection
+          // until the run that owns them has recorded them.
+          removeOnComplete: true,
+          removeOnFail: false,
+        },
+      }),
+  );
   queue.on("error", (error) => options.onConnectionError?.(error));
   const run = new QueuedRun(plan, queue, client, resultsKey(queueName, plan.runId), options);
   // A reconnect may mean Redis restarted and lost jobs: check them at the next poll.

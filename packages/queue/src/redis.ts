@@ -3,8 +3,9 @@
  * client here is node-redis (`redis`), which reconnects on its own (backoff capped at one second) and queues
  * commands while disconnected, so a restarted Redis resumes a run instead of failing it.
  */
+import { InvalidValueError, NpovError } from "@npov/core";
 import { createClient } from "redis";
-import { QueueUnreachableError, QueueUrlError, redactUrl } from "./errors.js";
+import { QueueAuthError, QueueNameError, QueueUnreachableError, QueueUrlError, redactUrl } from "./errors.js";
 
 /** The part of a node-redis client npov uses (BullMQ uses more; it wraps the same instance). */
 export interface RedisClient {
@@ -80,6 +81,19 @@ export interface ConnectOptions {
   maxReconnectDelayMs?: number;
   /** Connection errors after the first connect (Redis restarting, network); the client keeps reconnecting. */
   onError?: (error: Error) => void;
+  /** Gives up connecting when aborted (the client is destroyed; the promise rejects with the signal's reason). */
+  signal?: AbortSignal;
+}
+
+/**
+ * Check a queue name before BullMQ sees it (it throws plain errors for these, after connecting).
+ * @throws QueueNameError
+ */
+export function checkQueueName(name: unknown): string {
+  if (typeof name !== "string" || name.length === 0) throw new QueueNameError(name, "must be a non-empty name");
+  if (name.length > 200) throw new QueueNameError(name, "is longer than 200 characters");
+  if (name.includes(":")) throw new QueueNameError(name, 'may not contain ":" (BullMQ uses it in its keys)');
+  return name;
 }
 
 /**
@@ -108,17 +122,59 @@ export async function connectRedis(url: string, options: ConnectOptions = {}): P
   const timeout = new Promise<"timeout">((resolve) => {
     timer = setTimeout(() => resolve("timeout"), timeoutMs);
   });
-  const outcome = await Promise.race([client.connect().then(() => "ok" as const), timeout]).catch((e: unknown) => {
+  const signal = options.signal;
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<"aborted">((resolve) => {
+    onAbort = () => resolve("aborted");
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener("abort", onAbort, { once: true });
+  });
+  // Connected is not ready: a server that needs a password accepts the connection and refuses every
+  // command, so one PING (within the same timeout) proves npov can work with it.
+  let refused: unknown;
+  const ready = async () => {
+    await client.connect();
+    try {
+      await client.ping();
+    } catch (error) {
+      refused = error;
+      throw error;
+    }
+    return "ok" as const;
+  };
+  const outcome = await Promise.race([ready(), timeout, aborted]).catch((e: unknown) => {
     lastError = e;
     return "failed" as const;
   });
   clearTimeout(timer);
+  if (onAbort !== undefined) signal?.removeEventListener("abort", onAbort);
   if (outcome !== "ok") {
     client.destroy();
+    if (outcome === "aborted") throw signal?.reason ?? new Error("connecting to Redis was aborted");
+    if (refused !== undefined && /NOAUTH|WRONGPASS|NOPERM/i.test(String((refused as Error).message)))
+      throw new QueueAuthError(parsed.url, refused);
     throw new QueueUnreachableError(redactUrl(parsed.url), timeoutMs, lastError);
   }
   connected = true;
   return client;
+}
+
+/** @internal At most `ms` of waiting for a promise that may hang while Redis is away (its failure ignored). */
+export const atMost = (promise: Promise<unknown>, ms: number): Promise<unknown> =>
+  Promise.race([promise.catch(() => {}), new Promise((resolve) => setTimeout(resolve, ms).unref())]);
+
+/**
+ * @internal Build a BullMQ queue or worker on `client`; when BullMQ refuses the options (a plain Error), close
+ * the client (or the process would never exit) and throw a typed error. @throws InvalidValueError
+ */
+export async function refusedOptions<T>(client: RedisClient, build: () => T): Promise<T> {
+  try {
+    return build();
+  } catch (error) {
+    await closeRedis(client);
+    if (error instanceof NpovError) throw error;
+    throw new InvalidValueError("options", `BullMQ refused them: ${(error as Error).message}`);
+  }
 }
 
 /** Close a client: politely when Redis answers, at once when it does not. */

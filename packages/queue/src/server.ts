@@ -4,7 +4,7 @@
  * `persist`, its append-only file keeps the jobs across a restart).
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createConnection, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -55,6 +55,8 @@ export interface RedisServer {
   stop(): Promise<void>;
   /** Die at once (SIGKILL), as in a crash. */
   kill(): Promise<void>;
+  /** Stop it for good and delete its folder when startRedisServer made that folder (no `dir` given). */
+  dispose(): Promise<void>;
 }
 
 /** A free TCP port on 127.0.0.1. */
@@ -161,5 +163,9 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     start,
     stop: () => signal("SIGTERM"),
     kill: () => signal("SIGKILL"),
+    async dispose() {
+      await signal("SIGTERM");
+      if (options.dir === undefined) rmSync(dir, { recursive: true, force: true });
+    },
   };
 }

@@ -7,7 +7,7 @@
 import type { ErrorDetector } from "@npov/core";
 import { type ConnectionOptions, type Job, Worker } from "bullmq";
 import { CHUNK_JOB_FORMAT, type ChunkJobData, DEFAULT_QUEUE_NAME, RESULTS_TTL_SECONDS } from "./jobs.js";
-import { closeRedis, connectRedis } from "./redis.js";
+import { atMost, checkQueueName, closeRedis, connectRedis, refusedOptions } from "./redis.js";
 import {
   type ChunkResult,
   type DetectorSpecJson,
@@ -84,6 +84,7 @@ export interface QueueWorker {
 export async function startWorker<Spec extends DetectorSpecJson = DetectorSpecJson>(
   options: StartWorkerOptions<Spec>,
 ): Promise<QueueWorker> {
+  const queueName = checkQueueName(options.queueName ?? DEFAULT_QUEUE_NAME);
   const client = await connectRedis(options.url, {
     ...(options.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: options.connectTimeoutMs }),
     ...(options.onError === undefined ? {} : { onError: options.onError }),
@@ -145,13 +146,17 @@ export async function startWorker<Spec extends DetectorSpecJson = DetectorSpecJs
     return { examples: result.items.length, failed };
   };
 
-  const worker = new Worker<ChunkJobData>(options.queueName ?? DEFAULT_QUEUE_NAME, processJob, {
-    connection: client as unknown as ConnectionOptions,
-    concurrency: options.concurrency ?? 1,
-    lockDuration: options.lockDurationMs ?? 30_000,
-    stalledInterval: options.stalledIntervalMs ?? 30_000,
-    maxStalledCount: options.maxStalledCount ?? 2,
-  });
+  const worker = await refusedOptions(
+    client,
+    () =>
+      new Worker<ChunkJobData>(queueName, processJob, {
+        connection: client as unknown as ConnectionOptions,
+        concurrency: options.concurrency ?? 1,
+        lockDuration: options.lockDurationMs ?? 30_000,
+        stalledInterval: options.stalledIntervalMs ?? 30_000,
+        maxStalledCount: options.maxStalledCount ?? 2,
+      }),
+  );
   worker.on("error", (error) => options.onError?.(error));
   worker.on("stalled", (jobId) => options.onStalled?.(jobId));
   try {
@@ -175,7 +180,20 @@ export async function startWorker<Spec extends DetectorSpecJson = DetectorSpecJs
     processed,
     close() {
       closing ??= (async () => {
-        await worker.close();
+        // Running jobs finish first; but with Redis away they can neither finish nor be handed back, and
+        // a polite close would wait for Redis forever: then close at once (their locks expire, and the
+        // stalled-job check gives them to another worker).
+        let polling: NodeJS.Timeout | undefined;
+        const redisGone = new Promise<"gone">((resolve) => {
+          const check = () => {
+            if (!client.isReady) resolve("gone");
+            else polling = setTimeout(check, 250);
+          };
+          check();
+        });
+        const outcome = await Promise.race([worker.close().then(() => "closed" as const), redisGone]);
+        clearTimeout(polling);
+        if (outcome === "gone") await atMost(worker.close(true), 2000);
         const built = await Promise.allSettled(detectors.values());
         const ready = built.flatMap((b) => (b.status === "fulfilled" ? [b.value] : []));
         try {

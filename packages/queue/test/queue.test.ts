@@ -3,6 +3,8 @@
 // example, a chunk that cannot be scored, worker processes dying on an example, Ctrl-C (abort), and Redis
 // restarts with and without persistence.
 import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { connect } from "node:net";
 import { fileURLToPath } from "node:url";
 import { type ErrorDetector, NpovError, type NpovExample, openKnowledgeBase } from "@npov/core";
 import { evaluate } from "@npov/eval";
@@ -75,7 +77,7 @@ afterEach(async () => {
 });
 afterAll(async () => {
   for (const child of children) child.kill("SIGKILL");
-  await redis?.stop();
+  await redis?.dispose();
 });
 
 describe("planRun", () => {
@@ -322,6 +324,87 @@ describe("scoreOnQueue against redis-server", () => {
   });
 });
 
+describe("connecting and stopping: typed errors, no hangs, nothing left behind", () => {
+  it("a queue name BullMQ cannot use is INVALID_QUEUE_NAME before any connection", async () => {
+    const dead = `redis://127.0.0.1:${await freePort()}/0`;
+    for (const queueName of ["a:b", ""]) {
+      await expect(scoreOnQueue(dataset, [{ method: "rouge" }], { url: dead, queueName })).rejects.toMatchObject({
+        code: "INVALID_QUEUE_NAME",
+      });
+      await expect(startWorker({ url: dead, queueName, createDetector: async () => rouge })).rejects.toMatchObject({
+        code: "INVALID_QUEUE_NAME",
+      });
+    }
+  });
+
+  it("a Redis that needs a password: QUEUE_AUTH_FAILED for the command and the worker; with it, they work", async () => {
+    const port = await freePort();
+    const child = spawn(
+      "redis-server",
+      ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--requirepass", "sekret"],
+      {
+        stdio: "ignore",
+      },
+    );
+    try {
+      const url = `redis://127.0.0.1:${port}/0`;
+      // Wait until it accepts connections (the refusal below must be the password, not a closed port).
+      for (let i = 0; i < 100; i++) {
+        const open = await new Promise<boolean>((resolve) => {
+          const socket = connect(port, "127.0.0.1");
+          socket.once("connect", () => {
+            socket.destroy();
+            resolve(true);
+          });
+          socket.once("error", () => resolve(false));
+        });
+        if (open) break;
+        await sleep(50);
+      }
+      await expect(scoreOnQueue(dataset, [{ method: "rouge" }], { url, connectTimeoutMs: 3000 })).rejects.toMatchObject(
+        {
+          code: "QUEUE_AUTH_FAILED",
+          message: expect.stringContaining("NOAUTH"),
+        },
+      );
+      await expect(
+        startWorker({ url, createDetector: async () => rouge, connectTimeoutMs: 3000 }),
+      ).rejects.toMatchObject({
+        code: "QUEUE_AUTH_FAILED",
+      });
+      const w = await startWorker({ url: `redis://:sekret@127.0.0.1:${port}/0`, createDetector: async () => rouge });
+      await w.close();
+    } finally {
+      child.kill("SIGKILL");
+    }
+  });
+
+  it("Ctrl-C while connecting stops at once with RUN_INTERRUPTED", async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const started = Date.now();
+    // A blackhole address: the connect would wait for its whole timeout.
+    const error = await scoreOnQueue(dataset, [{ method: "rouge" }], {
+      url: "redis://10.255.255.1:6379/0",
+      connectTimeoutMs: 10_000,
+      signal: controller.signal,
+    }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "RUN_INTERRUPTED", done: 0, total: dataset.length, resumable: true });
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it("a worker stops while its Redis is down, and a server's own folder goes with it", async () => {
+    const server = await startRedisServer();
+    const w = await startWorker({ url: server.url, createDetector: async () => rouge, ...FAST });
+    await server.kill();
+    // Bounded by the test's timeout: a polite close would wait for Redis forever.
+    await w.close();
+    expect(existsSync(server.dir)).toBe(true);
+    await server.dispose();
+    expect(existsSync(server.dir)).toBe(false);
+  }, 20_000);
+});
+
 describe("a worker process that dies on an example", () => {
   it("gets the job retried twice, then the chunk's examples are JOB_FAILED items and the run completes", async () => {
     const queueName = freshQueue();
@@ -379,7 +462,7 @@ describe("Redis restarted mid-run", () => {
   let server: RedisServer | undefined;
   afterEach(async () => {
     await Promise.all(workers.splice(0).map((w) => w.close()));
-    await server?.stop();
+    await server?.dispose();
   });
 
   for (const persist of [true, false])
