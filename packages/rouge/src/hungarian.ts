@@ -23,12 +23,33 @@ export class WorkMeter {
   steps = 0;
   /** Estimated steps (n^3 each) granted to the padded formulation so far. */
   paddedSteps = 0;
+  /** @throws InvalidValueError for a limit below 1 (NaN would turn every limit off) or a negative budget */
   constructor(
     readonly limit: number = MAX_MATCHING_STEPS,
     readonly path = "input",
     /** Estimated steps the padded formulation may take in all (see the module comment). */
     readonly paddedBudget: number = PADDED_BUDGET,
-  ) {}
+  ) {
+    if (typeof limit !== "number" || !(limit >= 1))
+      throw new InvalidValueError("limit", `must be a number of steps >= 1, got ${describe(limit)}.`);
+    if (typeof paddedBudget !== "number" || !(paddedBudget >= 0))
+      throw new InvalidValueError("paddedBudget", `must be a number >= 0, got ${describe(paddedBudget)}.`);
+    if (typeof path !== "string") throw new InvalidValueError("path", `must be text, got ${describe(path)}.`);
+  }
+
+  /**
+   * A meter for one check with this meter's limits, whose steps also count on this one: a meter handed to
+   * a detector factory totals the work of every check, while each check is limited on its own.
+   */
+  forCheck(): WorkMeter {
+    const parent = this;
+    return new (class extends WorkMeter {
+      override add(steps: number): void {
+        parent.steps += steps;
+        super.add(steps);
+      }
+    })(this.limit, this.path, this.paddedBudget);
+  }
 
   /** Whether a padded run of estimated `cost` steps fits the remaining budget (and reserve it if so). */
   usePadded(cost: number): boolean {

@@ -23,6 +23,12 @@ export const MAX_WORD_PAIRS = 400_000;
  * the other limits stay far below it unless they repeat a few words thousands of times.
  */
 export const MAX_MATCHING_STEPS = 300_000_000;
+/**
+ * Most (response sentence) x (argument) pairs: `align` and `support` weigh every argument against every
+ * sentence (and window of two). A chatbot answer has tens of sentences and arguments; sentences of stop
+ * words only cost no word pairs, so without this 7,000 of them against 1,000 arguments ran for seconds.
+ */
+export const MAX_SENTENCE_PAIRS = 100_000;
 
 /** Overrides of the limits above (for callers that accept slower checks, or tests). */
 export interface AlignmentLimits {
@@ -30,9 +36,11 @@ export interface AlignmentLimits {
   maxArguments?: number;
   maxWordPairs?: number;
   maxMatchingSteps?: number;
+  /** Most (response sentence) x (argument) pairs: the alignments build a matrix of them (default 100,000). */
+  maxSentencePairs?: number;
   /**
-   * A meter to count the check's matching steps on (read `meter.steps` afterwards); its own limit then
-   * applies instead of `maxMatchingSteps`.
+   * A meter that totals the matching steps of every check made with these limits (read `meter.steps`); its
+   * limit applies to each check on its own, instead of `maxMatchingSteps`.
    */
   meter?: WorkMeter;
 }
@@ -43,6 +51,7 @@ export interface ResolvedLimits {
   maxArguments: number;
   maxWordPairs: number;
   maxMatchingSteps: number;
+  maxSentencePairs: number;
   meter: WorkMeter;
 }
 
@@ -67,8 +76,23 @@ export function resolveLimits(limits: AlignmentLimits = {}): ResolvedLimits {
     maxArguments: limitOf(limits, "maxArguments", MAX_ARGUMENTS),
     maxWordPairs: limitOf(limits, "maxWordPairs", MAX_WORD_PAIRS),
     maxMatchingSteps,
-    meter: limits.meter ?? new WorkMeter(maxMatchingSteps),
+    maxSentencePairs: limitOf(limits, "maxSentencePairs", MAX_SENTENCE_PAIRS),
+    // Every check gets its own meter (a given one only totals them).
+    meter: limits.meter?.forCheck() ?? new WorkMeter(maxMatchingSteps),
   };
+}
+
+/** Refuse more sentence x argument pairs than the limit. @throws InputTooLargeError */
+export function checkSentencePairs(sentences: number, args: number, limits: ResolvedLimits): void {
+  const pairs = sentences * args;
+  if (pairs > limits.maxSentencePairs)
+    throw new InputTooLargeError(
+      "input",
+      pairs,
+      limits.maxSentencePairs,
+      `sentence x argument pairs (${sentences} response sentences x ${args} arguments)`,
+      "Check a shorter response or give fewer arguments, or use the rouge method, which has no such limit.",
+    );
 }
 
 /**

@@ -15,6 +15,9 @@ export interface RougeNOptions extends TokenizeOptions {
   n?: number;
 }
 
+/** The largest n of {@link rougeN} (as rouge-score: rouge1 ... rouge9). */
+export const MAX_ROUGE_N = 9;
+
 /**
  * ROUGE-N of `prediction` against `target`: precision = overlap / prediction n-grams, recall = overlap /
  * target n-grams, clipped counts. With `{tokenizer: "rouge-score", stopwords: false}` this equals
@@ -25,8 +28,9 @@ export function rougeN(prediction: string, target: string, options: RougeNOption
   if (typeof target !== "string") throw new NotTextError("target", target);
   checkTokenizeOptions(options);
   const n = options.n ?? 1;
-  if (!Number.isInteger(n) || n < 1)
-    throw new InvalidValueError("n", `must be a positive integer, got ${describe(n)}.`);
+  // rouge-score's ROUGE-N goes up to 9 (rouge1 ... rouge9); a larger n would cost tokens x n per side.
+  if (!Number.isInteger(n) || n < 1 || n > MAX_ROUGE_N)
+    throw new InvalidValueError("n", `must be an integer from 1 to ${MAX_ROUGE_N}, got ${describe(n)}.`);
   const pred = ngramsUnchecked(
     tokenize(prediction, options).map((t) => t.term),
     n,

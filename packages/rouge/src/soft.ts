@@ -32,7 +32,14 @@ import {
 } from "@npov/core";
 import { PairTable, requireContent, termsBySentence } from "./content.js";
 import { maxWeightMatching, WorkMeter } from "./hungarian.js";
-import { type AlignmentLimits, checkInputSize, checkWordPairs, MAX_WORD_PAIRS, resolveLimits } from "./limits.js";
+import {
+  type AlignmentLimits,
+  checkInputSize,
+  checkSentencePairs,
+  checkWordPairs,
+  MAX_WORD_PAIRS,
+  resolveLimits,
+} from "./limits.js";
 import { checkTokenizeOptions } from "./tokenize.js";
 import { checkWordVectors, cosineUnchecked, type WordVectors } from "./vectors.js";
 import { loadWordNet, type WordNet } from "./wordnet.js";
@@ -310,7 +317,7 @@ function prepare(input: NpovInput, response: string, matcher: SoftMatcher, limit
   for (const side of args) for (const a of side) argumentWords += a.length;
   checkWordPairs(resp.length, argumentWords, lim);
   const table = new PairTable((r, a) => matcher.pairWeight(r, a), resp, args.flat(2));
-  return { clean, text, resp, args, meter: lim.meter, maxPairs: lim.maxWordPairs, table };
+  return { clean, text, resp, args, meter: lim.meter, maxPairs: lim.maxWordPairs, table, lim };
 }
 
 export interface SoftRougeResult {
@@ -411,10 +418,12 @@ export function alignResponse(
   matcher = new SoftMatcher(),
   limits: AlignmentLimits = {},
 ): AlignmentResult {
-  const { clean, text, resp, args: termsOf, meter, maxPairs, table } = prepare(input, response, matcher, limits);
+  const { clean, text, resp, args: termsOf, meter, maxPairs, table, lim } = prepare(input, response, matcher, limits);
   const argTerms = clean.perspectives.flatMap((p, k) =>
     p.arguments.map((a, j) => ({ k, j, text: a.text, terms: (termsOf[k] as Term[][])[j] as Term[] })),
   );
+  const split = splitSentences(text);
+  checkSentencePairs(split.length, argTerms.length, lim);
   const args = argTerms.map((a) => {
     const m = matcher.match(a.terms, resp, meter, maxPairs, table);
     const matched = m.filter((x) => x.partner >= 0 && x.weight > 0).map((x) => resp[x.partner] as Term);
@@ -430,7 +439,6 @@ export function alignResponse(
     };
   });
   // Support of each sentence by each argument: soft-matched share of the sentence's words.
-  const split = splitSentences(text);
   const supportOf = termsBySentence(resp, split).map((words) => {
     return {
       words: words.length,
@@ -493,9 +501,11 @@ export function softErrorDetector(matcher = new SoftMatcher(), limits: Alignment
         hallucination: r.hallucination,
         coverage: r.coverage,
         uncoveredArguments: rankUncoveredArguments(r.perspectives, (a) => 1 - a.recall),
+        // Worst first, as the ErrorScores contract says (ties in text order).
         unsupportedSpans: r.words
           .filter((w) => w.hallucination > 0)
-          .map((w) => ({ text: w.text, start: w.start, end: w.end, score: w.hallucination })),
+          .map((w) => ({ text: w.text, start: w.start, end: w.end, score: w.hallucination }))
+          .sort((a, b) => b.score - a.score || a.start - b.start),
         features: { "soft.precision": r.precision, "soft.recall": r.recall },
         // Soft ROUGE scores response words only (argument words have no per-word score).
         words: {

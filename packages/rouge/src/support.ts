@@ -42,7 +42,7 @@ import { applyCombiner, checkSupportCombiner, defaultSupportCombiner, type Suppo
 import { PairTable, requireContent, termsBySentence } from "./content.js";
 import { maxWeightMatching } from "./hungarian.js";
 import { checkLexSim, defaultLexSim, type LexSim, lexCosineUnchecked } from "./lexsim.js";
-import { type AlignmentLimits, checkInputSize, checkWordPairs, resolveLimits } from "./limits.js";
+import { type AlignmentLimits, checkInputSize, checkSentencePairs, checkWordPairs, resolveLimits } from "./limits.js";
 import { isDiscourseTerm, opensSide, type SentenceRole, sentenceRole } from "./roles.js";
 import { checkSoftMatchOptions, SoftMatcher, type SoftMatchOptions } from "./soft.js";
 import { defaultSpecificityTable, Specificity, type SpecificityTable } from "./specificity.js";
@@ -334,6 +334,7 @@ export function supportResponse(input: NpovInput, response: string, options: Sup
     return { term: t, weight: spec.weight(t), support: best, discourse, inQuery: spec.inQuery(t) };
   });
   const split = splitSentences(text);
+  checkSentencePairs(split.length, args.length, limits);
   let side = 0;
   const shareRows: number[][] = []; // per sentence, per argument: share of the sentence explained by it
   const wordsBySentence = termsBySentence(wordInfo, split, (w) => w.term);

@@ -110,6 +110,7 @@ function checkTerms(value: unknown, text: string): Term[] {
       x !== null &&
       typeof x.term === "string" &&
       typeof x.text === "string" &&
+      typeof x.lower === "string" &&
       Number.isInteger(x.start) &&
       Number.isInteger(x.end) &&
       (x.start as number) >= 0 &&
@@ -119,6 +120,12 @@ function checkTerms(value: unknown, text: string): Term[] {
       throw new InvalidValueError(
         `tokenizer(...)[${i}]`,
         "must be a term {text, start, end, lower, term} with offsets inside the text.",
+      );
+    // Evidence spans are these offsets: they must cut out the term's own text.
+    if (text.slice(x.start as number, x.end as number) !== x.text)
+      throw new InvalidValueError(
+        `tokenizer(...)[${i}]`,
+        `has text ${JSON.stringify(x.text)} but its offsets ${x.start}-${x.end} cut out ${JSON.stringify(text.slice(x.start as number, x.end as number))}.`,
       );
   });
   return value as Term[];

@@ -39,8 +39,24 @@ export function checkWordVectors(value: unknown, path = "vectors"): WordVectors 
   if (!(v.index instanceof Map)) throw new InvalidValueError(`${path}.index`, "must be a Map from word to row.");
   if (!(v.data instanceof Float32Array) || v.data.length !== v.index.size * dim)
     throw new InvalidValueError(`${path}.data`, `must be a Float32Array of ${v.index.size} words x ${dim} values.`);
+  // Similarities are dot products, so rows must be unit length (checked once per data array).
+  if (!unitRows.has(v.data)) {
+    for (let r = 0; r < v.index.size; r++) {
+      let norm = 0;
+      for (let k = 0; k < dim; k++) norm += (v.data[r * dim + k] as number) ** 2;
+      if (!(Math.abs(Math.sqrt(norm) - 1) <= 1e-3))
+        throw new InvalidValueError(
+          `${path}.data`,
+          `row ${r} has length ${Math.sqrt(norm)}; every word vector must have length 1 (divide each row by its norm).`,
+        );
+    }
+    unitRows.add(v.data);
+  }
   return value as WordVectors;
 }
+
+/** Data arrays whose rows were checked to be unit length. */
+const unitRows = new WeakSet<Float32Array>();
 
 /** The row of a word, or undefined; a corrupt index entry is an error, never a NaN similarity. */
 function rowOf(v: WordVectors, word: string): number | undefined {
@@ -66,7 +82,8 @@ export function cosineUnchecked(v: WordVectors, a: string, b: string): number | 
   if (i === undefined || j === undefined) return undefined;
   let s = 0;
   for (let k = 0; k < v.dim; k++) s += (v.data[i * v.dim + k] as number) * (v.data[j * v.dim + k] as number);
-  return s;
+  // Unit rows give [-1, 1] up to rounding; never let rounding make a similarity exceed 1.
+  return Math.max(-1, Math.min(1, s));
 }
 
 /** The `k` nearest words of `word` (excluding itself), most similar first. @throws InvalidValueError, NotTextError */

@@ -212,3 +212,37 @@ describe("nothing to score", () => {
       }
   });
 });
+
+describe("review fixes: per-check meters and sentence x argument pairs", () => {
+  it("a meter given to a detector totals every check, while each check is limited on its own", () => {
+    const once = steps((meter) => alignResponse(input, example.response, matcher, { meter }));
+    expect(once).toBeGreaterThan(0);
+    // A limit twice one check's work: a shared meter refused the third check; each check fits its own.
+    const meter = new WorkMeter(2 * once);
+    const scores = Array.from({ length: 5 }, () => alignResponse(input, example.response, matcher, { meter }));
+    for (const s of scores)
+      expect([s.hallucination, s.coverage]).toEqual([scores[0]?.hallucination, scores[0]?.coverage]);
+    expect(meter.steps).toBe(5 * once);
+    for (const limit of [Number.NaN, 0, -1, "100" as never])
+      expect(codeOf(() => new WorkMeter(limit))).toBe("INVALID_VALUE");
+  });
+
+  it("many stop-word sentences against many arguments are refused before any matching (0 steps)", () => {
+    // 2,001 sentences x 60 arguments = 120,060 pairs > 100,000, with only a few hundred word pairs.
+    const response = `${"It is. ".repeat(2000)}Uniforms reduce visible income differences.`;
+    const many = manyArguments(60);
+    for (const check of [
+      (meter: WorkMeter) => alignResponse(many, response, matcher, { meter }),
+      (meter: WorkMeter) => supportResponse(many, response, { limits: { meter } }),
+    ]) {
+      const meter = new WorkMeter(Number.POSITIVE_INFINITY);
+      expect(() => check(meter)).toThrow(
+        expect.objectContaining({
+          code: "INPUT_TOO_LARGE",
+          message: expect.stringContaining("2001 response sentences x 60 arguments"),
+        }),
+      );
+      expect(meter.steps).toBe(0);
+    }
+  });
+});

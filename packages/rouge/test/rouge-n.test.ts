@@ -171,3 +171,22 @@ describe("NLTK Porter stemmer", () => {
     for (const [word, stem] of Object.entries(nltk)) expect([word, nltkPorterStem(word)]).toEqual([word, stem]);
   });
 });
+
+describe("rougeN and tokenize refuse what would mislead or run away", () => {
+  it("n goes from 1 to 9 as in rouge-score; a larger n is INVALID_VALUE at once", () => {
+    expect(rougeN("a b c d e f g h i j", "a b c d e f g h i j", { ...rougeScore, n: 9 }).fmeasure).toBe(1);
+    for (const n of [10, 1000, 0, 1.5])
+      expect(() => rougeN("a b", "a b", { n })).toThrow(expect.objectContaining({ code: "INVALID_VALUE", path: "n" }));
+  });
+
+  it("a custom tokenizer's terms must cut out their own text (they become evidence spans)", () => {
+    const lying = () => [{ text: "zzz", start: 0, end: 1, lower: "zzz", term: "zzz" }];
+    expect(() => tokenize("abc", { tokenizer: lying as never })).toThrow(
+      expect.objectContaining({ code: "INVALID_VALUE", message: expect.stringContaining('cut out "a"') }),
+    );
+    const noLower = () => [{ text: "abc", start: 0, end: 3, term: "abc" }];
+    expect(() => tokenize("abc", { tokenizer: noLower as never })).toThrow(
+      expect.objectContaining({ code: "INVALID_VALUE" }),
+    );
+  });
+});

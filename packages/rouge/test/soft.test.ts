@@ -10,6 +10,7 @@ import {
   rougeDetector,
   SoftMatcher,
   saveWordVectors,
+  softErrorDetector,
   softRouge,
   trainWordVectors,
 } from "@npov/rouge";
@@ -149,5 +150,38 @@ describe("word vectors", () => {
     expect(Array.from(c.data)).toEqual(Array.from(a.data));
     const withVectors = new SoftMatcher({ vectors: a, vectorThreshold: 0.3 });
     expect(withVectors.weight(term("levies"), term("taxes"))).toBeGreaterThan(0.3);
+  });
+});
+
+describe("soft matcher inputs and evidence order", () => {
+  it("word vectors must have unit rows (similarities are dot products): others are INVALID_VALUE", () => {
+    const index = new Map([
+      ["zoo", 0],
+      ["park", 1],
+    ]);
+    const scaled = { dim: 2, index, data: Float32Array.from([3, 0, 3, 0]) };
+    expect(() => new SoftMatcher({ vectors: scaled })).toThrow(
+      expect.objectContaining({ code: "INVALID_VALUE", message: expect.stringContaining("row 0 has length 3") }),
+    );
+    const unit = { dim: 2, index, data: Float32Array.from([1, 0, 0.6, 0.8]) };
+    expect(() => new SoftMatcher({ vectors: unit })).not.toThrow();
+  });
+
+  it("soft's unsupported spans come worst first (npov check prints the first ones)", async () => {
+    const r = await softErrorDetector(matcher).detect(
+      {
+        topic: "zoos",
+        query: "Should zoos exist?",
+        perspectives: [
+          { label: "pro", arguments: [{ text: "Zoos rescue animals." }] },
+          { label: "con", arguments: [{ text: "Cages harm creatures." }] },
+        ],
+      },
+      "Zoos rescue beasts. Astrology predicts elections.",
+    );
+    const scores = (r.unsupportedSpans ?? []).map((s) => s.score);
+    expect(scores.length).toBeGreaterThan(1);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    expect(r.unsupportedSpans?.[0]?.score).toBe(1);
   });
 });
