@@ -304,3 +304,33 @@ describe("annotation app in Chromium", () => {
     expect(html).toContain(`<td>${(4 / 9).toFixed(3)}</td>`);
   });
 });
+
+describe("long sentences with emoji in the app", () => {
+  it("sentence excerpts are cut between characters: no half emoji (lone surrogate) on screen", async () => {
+    const own = join(dir, "emoji.sqlite");
+    const emojiStore = AnnotationStore.open(own);
+    emojiStore.configure({ perExample: 1, ais: true });
+    // The first sentence is cut for its excerpt exactly where the emoji's two UTF-16 units are.
+    const response = `${"a".repeat(138)}😀 tail words here. Second sentence about café 😀 and zoos.`;
+    emojiStore.importExamples([{ ...ZOOS, id: "emoji", response }]);
+    const token = emojiStore.addUser("erin", "annotator");
+    const emojiServer = await startAnnotationServer({ store: emojiStore });
+    try {
+      const context = await browser.newContext({ viewport: { width: 1000, height: 760 } });
+      const page = await context.newPage();
+      await page.goto(emojiServer.url);
+      await page.locator("#token").fill(token);
+      await page.locator("#signin").click();
+      await page.locator(".sentence-text").first().waitFor();
+      const texts = await page.$$eval(".sentence-text", (els) => els.map((e) => e.textContent ?? ""));
+      expect(texts.length).toBeGreaterThan(0);
+      for (const t of texts)
+        expect(t).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+      expect(texts[0]).toMatch(/…$/);
+      await context.close();
+    } finally {
+      await emojiServer.close();
+      emojiStore.close();
+    }
+  }, 60_000);
+});

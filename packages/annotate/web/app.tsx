@@ -86,8 +86,10 @@ function emptyAnnotation(): Annotation {
   return { argumentSpans: [], hallucinatedSpans: [], uncoveredArguments: [], ambiguous: [], ais: [] };
 }
 
+/** At most `max` characters, cut between code points (never half an emoji). */
 function excerpt(text: string, max = 60): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  const chars = Array.from(text);
+  return chars.length > max ? `${chars.slice(0, max - 1).join("")}…` : text;
 }
 
 /* ------------------------------------------------------------------ sign-in */

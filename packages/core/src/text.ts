@@ -4,7 +4,7 @@
  * original text through `start`/`end` (UTF-16 offsets, as JavaScript strings index).
  */
 import { createRequire } from "node:module";
-import { InvalidValueError, NotTextError } from "./errors.js";
+import { describe, InvalidValueError, NotTextError } from "./errors.js";
 import { resolveStopwords, type StopwordOption } from "./stopwords.js";
 
 /** A word of a text: a maximal run of Unicode letters, marks and digits. */
@@ -35,6 +35,19 @@ const NON_ASCII_RE = /[^ -~\t\n\r]/;
 /** Lowercase (and NFC-normalize non-ASCII) a word; ASCII skips the costly normalization. */
 function lowerWord(word: string): string {
   return !NON_ASCII_RE.test(word) ? word.toLowerCase() : word.normalize("NFC").toLowerCase();
+}
+
+/**
+ * `text` shortened to at most `max` characters, counted and cut between code points (never half a surrogate
+ * pair), ending in "…" when cut: for labels with a fixed room (plot axes, lists).
+ * @throws InvalidValueError unless max is an integer >= 1
+ */
+export function truncateText(text: string, max: number): string {
+  if (typeof text !== "string") throw new NotTextError("text", text);
+  if (!Number.isInteger(max) || max < 1)
+    throw new InvalidValueError("max", `must be an integer >= 1, got ${describe(max)}.`);
+  const chars = Array.from(text);
+  return chars.length <= max ? text : `${chars.slice(0, max - 1).join("")}…`;
 }
 
 /** Split a text into words with character offsets. @throws NotTextError unless `text` is a string */

@@ -34,6 +34,16 @@ describe("issue 22 cases", () => {
     expect(code(() => core.porterStem(undefined as never))).toBe("NOT_TEXT");
   });
 
+  it("truncateText cuts between code points and says so with an ellipsis", () => {
+    expect(core.truncateText("abcdef", 4)).toBe("abc…");
+    expect(core.truncateText("abc", 3)).toBe("abc");
+    // "😀" is two UTF-16 units but one character: never half of it.
+    expect(core.truncateText("😀😀😀😀", 3)).toBe("😀😀…");
+    expect(core.truncateText("a😀b", 2)).toBe("a…");
+    expect(code(() => core.truncateText(5 as never, 3))).toBe("NOT_TEXT");
+    expect(code(() => core.truncateText("abc", 0))).toBe("INVALID_VALUE");
+  });
+
   it("minOf and maxOf take 200,000 values, where Math.min(...values) overflowed the stack", () => {
     const values = Array.from({ length: 200_000 }, (_, i) => (i * 7919) % 200_003);
     expect(() => Math.min(...Array.from({ length: 2_000_000 }, () => 1))).toThrow(RangeError);

@@ -128,8 +128,14 @@ function cell(scores: number[], labels: boolean[], bootstrap: EvaluateOptions["b
   if (positives === 0 || negatives === 0) return base;
   base.auc = rocAuc(scores, labels);
   if (bootstrap !== false && bootstrap !== undefined) {
-    const ci: ConfidenceInterval = bootstrapCi(rocAuc, scores, labels, bootstrap);
-    base.ci = { low: ci.low, high: ci.high, level: ci.level };
+    // A tiny slice can draw only one-class resamples every time: then it has no interval, not no result.
+    let ci: ConfidenceInterval | undefined;
+    try {
+      ci = bootstrapCi(rocAuc, scores, labels, bootstrap);
+    } catch (error) {
+      if (!(error instanceof InvalidValueError)) throw error;
+    }
+    if (ci !== undefined) base.ci = { low: ci.low, high: ci.high, level: ci.level };
   }
   return base;
 }

@@ -4,7 +4,7 @@
  * thresholds) that reads on a phone (420 px) and a desktop (1280 px): plots scale with the page, wide
  * tables scroll inside their own box, legends sit outside the plot area so they never hide a curve.
  */
-import { InvalidValueError, maxOf, NotTextError, requireArray, requireRecord } from "@npov/core";
+import { InvalidValueError, maxOf, NotTextError, requireArray, requireRecord, truncateText } from "@npov/core";
 import { checkAgreement, checkEvaluationResult, checkRow } from "./checks.js";
 import { ERROR_TYPES, type EvaluationResult, type EvaluationRow, type RocCurveResult } from "./evaluate.js";
 
@@ -178,7 +178,7 @@ function forestSvg(result: EvaluationResult, errorType: string): string {
   for (const { slice, detector, row, auc } of rows) {
     if (slice !== previous) {
       parts.push(
-        `<text x="${left}" y="${y + 2}" font-size="10" fill="#555">${escapeHtml(slice)}</text>`,
+        `<text x="${left}" y="${y + 2}" font-size="10" fill="#555"><title>${escapeHtml(slice)}</title>${escapeHtml(truncateText(slice, 62))}</text>`,
         `<line x1="${left}" x2="${width - right}" y1="${y - 10}" y2="${y - 10}" stroke="#eee"/>`,
       );
       y += 12;
@@ -316,7 +316,8 @@ export function renderReport(result: EvaluationResult, options: ReportOptions = 
     ? `brackets: ${Math.round(level * 100)}% percentile bootstrap interval`
     : "no bootstrap intervals computed";
   return `<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:"><title>${escapeHtml(title)}</title>
 <style>
 *{box-sizing:border-box}
 body{font-family:system-ui,sans-serif;margin:0 auto;padding:1rem;max-width:1200px;color:#222;line-height:1.4}

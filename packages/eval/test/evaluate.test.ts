@@ -1,5 +1,5 @@
 import { openKnowledgeBase } from "@npov/core";
-import { evaluate, formatResultTable, rocAuc, UNSLICED } from "@npov/eval";
+import { evaluate, formatResultTable, renderReport, rocAuc, UNSLICED } from "@npov/eval";
 import { rougeDetector, rougeErrorDetector } from "@npov/rouge";
 import { buildDataset } from "@npov/synth";
 import { describe, expect, it } from "vitest";
@@ -114,5 +114,41 @@ describe("unsliced examples among sliced ones", () => {
     ).rejects.toMatchObject({ code: "INVALID_VALUE", path: `dataset[${sliced.length}].slice` });
     // Nothing sliced: one slice "all", as before.
     expect((await evaluate(unsliced, [rougeErrorDetector()], { bootstrap: false })).slices).toEqual(["all"]);
+  });
+});
+
+describe("tiny slices and long slice names", () => {
+  it("a slice whose every bootstrap resample has one class gets no interval, and the rest of the evaluation stands", async () => {
+    const pos = dataset.find((e) => e.labels?.coverage === true)!;
+    const neg = dataset.find((e) => e.labels?.coverage === false)!;
+    const tiny = [
+      { ...pos, slice: "tiny" },
+      { ...neg, slice: "tiny" },
+    ];
+    // One resample of two examples: one class with probability 1/2; find a seed where it happens.
+    let seed = 0;
+    for (; seed < 50; seed++) {
+      const r = await evaluate(tiny, [rougeErrorDetector()], { bootstrap: { resamples: 1, seed }, pooled: false });
+      const row = r.rows.find((x) => x.errorType === "coverage" && x.level === "example")!;
+      if (row.ci === undefined) {
+        expect(row.auc).not.toBeNull();
+        break;
+      }
+    }
+    expect(seed).toBeLessThan(50);
+    const full = await evaluate([...dataset, ...tiny], [rougeErrorDetector()], { bootstrap: { resamples: 1, seed } });
+    expect(full.rows.find((x) => x.slice === "tiny" && x.errorType === "coverage")?.ci).toBeUndefined();
+  });
+
+  it("the report cuts long slice names in its plots (full name in a tooltip) and allows no scripts", async () => {
+    const name = `perspectrum-paraphrased-synthetic-held-out-topics-2024-v2-${"x".repeat(40)}`;
+    const r = await evaluate(
+      dataset.map((e) => ({ ...e, slice: e.slice === "paraphrased-synthetic" ? name : e.slice })),
+      [rougeErrorDetector()],
+      { bootstrap: false },
+    );
+    const html = renderReport(r, { title: "t" });
+    expect(html).toContain(`<title>${name}</title>${name.slice(0, 61)}…</text>`);
+    expect(html).toMatch(/<meta http-equiv="Content-Security-Policy" content="default-src 'none'/);
   });
 });

@@ -7,7 +7,7 @@
  * alpha/beta fall below the threshold are shown in grey italics (red is kept for gold labels only).
  * Cells scale with the number of words; a map wider than the screen scrolls inside its own box.
  */
-import type { WordLabels } from "@npov/core";
+import { truncateText, type WordLabels } from "@npov/core";
 import type { SalienceResult } from "./detector.js";
 import { at } from "./postprocess.js";
 
@@ -30,6 +30,9 @@ export function salienceColor(x: number): string {
   const mix = (a: number, b: number) => Math.round(a + (b - a) * t);
   return `rgb(${mix(255, 8)},${mix(255, 48)},${mix(255, 107)})`;
 }
+
+/** Longest word label (characters) that fits the 120 px label room at 11 px; longer ones end in "…". */
+const LABEL_CHARS = 17;
 
 /** The heatmap page of `result` (see the module comment). */
 export function renderSalienceHtml(result: SalienceResult, options: SalienceHtmlOptions = {}): string {
@@ -92,7 +95,7 @@ export function renderSalienceHtml(result: SalienceResult, options: SalienceHtml
         `<rect class="gold-row" x="${groupWidth - 10}" y="${item.y}" width="4" height="${cell}" fill="#c0392b"/>`,
       );
     parts.push(
-      `<text class="row-label${weak ? " weak" : ""}" x="${left - 6}" y="${item.y + cell / 2 + 4}" text-anchor="end">${escapeHtml(w.text)}</text>`,
+      `<text class="row-label${weak ? " weak" : ""}" x="${left - 6}" y="${item.y + cell / 2 + 4}" text-anchor="end"><title>${escapeHtml(w.text)}</title>${escapeHtml(truncateText(w.text, LABEL_CHARS))}</text>`,
     );
     cols.forEach((c, j) => {
       const v = at(result.wordMatrix, item.i, j);
@@ -112,7 +115,7 @@ export function renderSalienceHtml(result: SalienceResult, options: SalienceHtml
         `<rect class="gold-column" x="${left + j * cell}" y="${top - 6}" width="${cell}" height="4" fill="#c0392b"><title>gold: hallucinated</title></rect>`,
       );
     parts.push(
-      `<text class="col-label${weak ? " weak" : ""}${goldColumn[j] ? " gold" : ""}" x="${x}" y="${top - 10}" transform="rotate(-60 ${x} ${top - 10})">${escapeHtml(w.text)}</text>`,
+      `<text class="col-label${weak ? " weak" : ""}${goldColumn[j] ? " gold" : ""}" x="${x}" y="${top - 10}" transform="rotate(-60 ${x} ${top - 10})"><title>${escapeHtml(w.text)}</title>${escapeHtml(truncateText(w.text, LABEL_CHARS))}</text>`,
     );
     parts.push(
       `<rect class="beta" x="${left + j * cell + 2}" y="${mapBottom + 6}" width="${cell - 4}" height="${(barWidth * w.attribution).toFixed(1)}" fill="#4a6fa5"><title>beta ${w.attribution.toFixed(4)}</title></rect>`,
@@ -125,7 +128,8 @@ export function renderSalienceHtml(result: SalienceResult, options: SalienceHtml
       ? "The example has no gold word labels."
       : `Gold labels: <span class="gold">red bar above a response word</span> = inside a hallucinated span; <span class="gold">red bar beside an argument</span> = an argument the response does not cover.`;
   return `<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:"><title>${escapeHtml(title)}</title>
 <style>*{box-sizing:border-box}body{font-family:system-ui,sans-serif;margin:0 auto;padding:1rem;max-width:1280px;color:#222;line-height:1.4}
 h1{font-size:1.3rem;overflow-wrap:anywhere}svg text{font-size:11px}.weak{fill:#888;font-style:italic}.gold{color:#c0392b;fill:#c0392b;font-weight:600}
 .group-label{font-size:10px;fill:#444}.scores{display:flex;flex-wrap:wrap;gap:.3rem 1.5rem;margin:.5rem 0}

@@ -93,6 +93,32 @@ describe("salience heatmap in headless Chromium at 420 and 1280 px", () => {
     expect(plain).toContain("The example has no gold word labels.");
   });
 
+  it("long words are cut to fit with their full text in a tooltip; the page allows no scripts", async () => {
+    const long = "pneumonoultramicroscopicsilicovolcanoconiosis";
+    const r = handResult(4);
+    r.words.arguments[0] = { ...(r.words.arguments[0] as (typeof r.words.arguments)[number]), text: long };
+    r.words.response[0] = { ...(r.words.response[0] as (typeof r.words.response)[number]), text: `😀${long}` };
+    const html = renderSalienceHtml(r);
+    expect(html).toContain(`<title>${long}</title>pneumonoultramic…`);
+    expect(html).toContain(`<title>😀${long}</title>😀pneumonoultrami…`);
+    expect(html).toMatch(/<meta http-equiv="Content-Security-Policy" content="default-src 'none'/);
+    const longFile = join(dir, "long.html");
+    writeFileSync(longFile, html);
+    const { page } = await openAt(browser, longFile, 1280, join(dir, "long.png"));
+    // Every label lies inside its SVG (nothing cut off at the left or top edge).
+    const outside = await page.$$eval(
+      "svg text.row-label, svg text.col-label",
+      (labels) =>
+        labels.filter((t) => {
+          const box = (t as SVGGraphicsElement).getBoundingClientRect();
+          const svg = (t.ownerSVGElement as SVGSVGElement).getBoundingClientRect();
+          return box.left < svg.left - 0.5 || box.top < svg.top - 0.5;
+        }).length,
+    );
+    expect(outside).toBe(0);
+    await page.close();
+  });
+
   it.each([420, 1280])("at %i px: no page overflow, a colour scale, legible cells", async (width) => {
     const png = join(dir, `map-${width}.png`);
     const { page, scrollWidth, boxes } = await openAt(browser, file, width, png);
