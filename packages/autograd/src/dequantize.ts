@@ -6,6 +6,7 @@
  *   DynamicQuantizeLinear(X) -> MatMulInteger(Xq, Wq, Xzp, Wzp) -> Cast(float) -> Mul(Xs * Ws)
  *   becomes MatMul(X, dequantized W): the straight-through view of quantization, exact for the weights.
  */
+import { InvalidValueError } from "@npov/core";
 import { convertFloatType } from "./convert.js";
 import { GradientGraphError } from "./errors.js";
 import {
@@ -43,6 +44,14 @@ export function dequantizeValues(
   const a = axis < 0 ? axis + dims.length : axis;
   const inner = dims.slice(a + 1).reduce((x, y) => x * y, 1);
   const size = dims[a] ?? 1;
+  // One scale (and zero point) per slice of the axis, or one in all: a shorter list would give NaN weights.
+  if (perAxis && scale.length !== size)
+    throw new InvalidValueError(
+      "scale",
+      `has ${scale.length} values for an axis of ${size}: one per slice, or one in all.`,
+    );
+  if (zeroPoint !== undefined && zeroPoint.length !== scale.length)
+    throw new InvalidValueError("zeroPoint", `has ${zeroPoint.length} values for ${scale.length} scales.`);
   for (let i = 0; i < q.length; i++) {
     const c = perAxis ? Math.floor(i / inner) % size : 0;
     out[i] = ((q[i] as number) - (zeroPoint ? (zeroPoint[c] as number) : 0)) * (scale[c] as number);

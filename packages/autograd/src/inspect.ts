@@ -11,6 +11,7 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { embeddingGraph } from "./embedding-graph.js";
+import { ModelFileError } from "./errors.js";
 import { isPastInput, type NormalizationReport, normalizeModel } from "./normalize.js";
 import {
   availableDtypes,
@@ -196,8 +197,15 @@ export async function inspectModel(dir: string, options: { deep?: boolean } = {}
   const seq2seq = isEncoderDecoderConfig(config);
   const kind = seq2seq ? "seq2seq" : "causal";
   const onnxDir = join(dir, "onnx");
-  if (!existsSync(onnxDir) || !readdirSync(onnxDir).some((f) => f.endsWith(".onnx")))
-    throw new ModelNotFoundError(dir, "it has no onnx/*.onnx files.");
+  let graphs: string[] = [];
+  if (existsSync(onnxDir))
+    try {
+      graphs = readdirSync(onnxDir).filter((f) => f.endsWith(".onnx"));
+    } catch (cause) {
+      // A file named onnx, or a folder this user may not list.
+      throw new ModelFileError(onnxDir, "unreadable", (cause as Error).message, cause);
+    }
+  if (graphs.length === 0) throw new ModelNotFoundError(dir, "it has no onnx/*.onnx files.");
   const layouts = seq2seq
     ? ["decoder_model", "decoder_model_merged"]
     : ["model", "decoder_model", "decoder_model_merged"];
@@ -265,10 +273,8 @@ export async function inspectModel(dir: string, options: { deep?: boolean } = {}
         layout,
         files,
         features: {
-          generation:
-            missing.length > 0
-              ? supported(missing.map((f) => `${f} is missing`))
-              : generationSupport(kind, layout, files),
+          // A file that could not be read or parsed is the reason, not what its absent inputs would imply.
+          generation: common.length > 0 ? supported(common) : generationSupport(kind, layout, files),
           scoring: supported(scoring),
           salience: supported(gradients),
           tuning: supported(gradients),
@@ -276,6 +282,11 @@ export async function inspectModel(dir: string, options: { deep?: boolean } = {}
       });
     }
   }
+  if (inspection.variants.length === 0)
+    throw new ModelNotFoundError(
+      dir,
+      `none of its ONNX files (${graphs.slice(0, 5).join(", ")}${graphs.length > 5 ? ", ..." : ""}) has a name transformers.js loads for a ${kind} model (${layouts.map((l) => `${l}[_dtype].onnx`).join(", ")}${seq2seq ? " with encoder_model[_dtype].onnx" : ""}).`,
+    );
   inspection.variants.sort((a, b) => MODEL_DTYPES.indexOf(a.dtype) - MODEL_DTYPES.indexOf(b.dtype));
   return inspection;
 }

@@ -495,6 +495,24 @@ function graphFileError(file: string, error: unknown): NpovError {
     const issue = error.issues[0];
     const message = issue?.message ?? error.message;
     const where = issue?.file ?? file;
+    // Text first: a Git LFS pointer or an HTML error page also "ends early" for the protobuf decoder.
+    let bytes: Uint8Array = new Uint8Array();
+    try {
+      bytes = readFileSync(where);
+    } catch {
+      // Unreadable now: report it with the decoder's message.
+    }
+    if (looksLikeText(bytes)) {
+      const lfs = Buffer.from(bytes.subarray(0, 40)).toString("latin1").startsWith("version https://git-lfs");
+      return new ModelFileError(
+        where,
+        "text",
+        lfs
+          ? "it is a Git LFS pointer, not the model: fetch the real file (git lfs pull in the model's repository)"
+          : "it is a text file, not a binary ONNX model",
+        error,
+      );
+    }
     if (/index out of range|ends at \d+ but the file has/.test(message))
       return new ModelFileError(
         where,
@@ -502,14 +520,6 @@ function graphFileError(file: string, error: unknown): NpovError {
         `the file ends early (${message.replace(/^not an ONNX model: /, "")})`,
         error,
       );
-    let bytes: Uint8Array = new Uint8Array();
-    try {
-      bytes = readFileSync(where);
-    } catch {
-      // Unreadable now: report it as not ONNX with the decoder's message.
-    }
-    if (looksLikeText(bytes))
-      return new ModelFileError(where, "text", "it is a text file, not a binary ONNX model", error);
     return new ModelFileError(
       where,
       "not-onnx",

@@ -3,7 +3,7 @@
  * external-data files, tensor <-> typed array conversion, attributes and value infos.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { FileFormatError, FileReadError, writeFileAtomic } from "@npov/core";
 import onnxProto from "onnx-proto";
 
@@ -241,7 +241,35 @@ export function loadModel(file: string): ModelProto {
       throw new FileFormatError([
         { file, line: undefined, field: `initializer ${t.name}`, message: "external data without location" },
       ]);
-    const dataFile = join(dirname(file), location);
+    // As onnxruntime requires: external data lives beside the graph, never outside its folder.
+    const folder = resolve(dirname(file));
+    const dataFile = resolve(folder, location);
+    if (isAbsolute(location) || !dataFile.startsWith(`${folder}${sep}`))
+      throw new FileFormatError([
+        {
+          file,
+          line: undefined,
+          field: `initializer ${t.name}`,
+          message: `external data location ${JSON.stringify(location)} is outside the model folder; it must name a file beside the graph`,
+        },
+      ]);
+    const number = (key: string): number | undefined => {
+      const text = entry(key);
+      if (text === undefined) return undefined;
+      const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+      if (!Number.isSafeInteger(value))
+        throw new FileFormatError([
+          {
+            file,
+            line: undefined,
+            field: `initializer ${t.name}`,
+            message: `external data ${key} ${JSON.stringify(text)} is not a whole number of bytes >= 0`,
+          },
+        ]);
+      return value;
+    };
+    const offsetValue = number("offset");
+    const lengthValue = number("length");
     let data = cache.get(dataFile);
     if (data === undefined) {
       if (!existsSync(dataFile))
@@ -249,9 +277,9 @@ export function loadModel(file: string): ModelProto {
       data = readFileSync(dataFile);
       cache.set(dataFile, data);
     }
-    const offset = Number(entry("offset") ?? 0);
-    const length = entry("length") === undefined ? data.length - offset : Number(entry("length"));
-    if (offset + length > data.length)
+    const offset = offsetValue ?? 0;
+    const length = lengthValue ?? data.length - offset;
+    if (offset + length > data.length || length < 0)
       throw new FileFormatError([
         {
           file: dataFile,

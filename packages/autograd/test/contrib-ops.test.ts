@@ -265,6 +265,24 @@ describe("matrix products", () => {
   it("MatMulNBits 8-bit without zero points, with bias", async () => {
     await nbits({ k: 32, n: 8, bits: 8, block: 16, bias: true });
   });
+  it("MatMulNBits with too few scales or zero points is UNSUPPORTED_OP naming them, not NaN weights", () => {
+    const blocks = 1;
+    const base: OneNode["inputs"] = [f("a", [2, 3, 32]), bytes("B", [8, blocks, 16], 30)];
+    for (const [extra, name] of [
+      [[randomInit("scales", [4], 31, 0.1)], "scales: has 4 values, expected N * k_blocks = 8"],
+      [[randomInit("scales", [8], 31, 0.1), randomInit("zp", [3], 33, 8)], "zero_points: has 3 values, expected 8"],
+    ] as const) {
+      const { model } = oneNodeModel({
+        op: "MatMulNBits",
+        inputs: [...base, ...extra],
+        outputs: ["y"],
+        attrs: { K: 32, N: 8, bits: 4, block_size: 32 },
+      });
+      expect(() => decomposeContribOps(model)).toThrow(
+        expect.objectContaining({ code: "UNSUPPORTED_OP", message: expect.stringContaining(name) }),
+      );
+    }
+  });
   it("dequantizeNBits: hand-worked 4-bit block, low nibble first, default zero point 8", () => {
     const packed = new Uint8Array(8);
     packed.set([0x21, 0x43, 0xf0]);

@@ -11,17 +11,22 @@ import { homedir, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import * as transformers from "@huggingface/transformers";
 import {
+  DataType,
+  dequantizeValues,
   embeddingGraph,
   encodeWithin,
+  inspectModel,
   loadModel,
   loadPretrained,
   looksLikeModelPath,
   memoryCap,
   modelContext,
+  onnx,
   onnxruntimeMessage,
   saveModel,
   tokenizerFromFiles,
   tokenizerJsonSize,
+  valueInfo,
   writeTestModel,
 } from "@npov/autograd";
 import { createRng } from "@npov/core";
@@ -335,6 +340,98 @@ describe("onnxruntime messages in typed errors", () => {
     );
     expect(onnxruntimeMessage(raw)).toBe(
       "Load model from /m/encoder_model.onnx failed:ModelProto does not have a graph.",
+    );
+  });
+});
+
+describe("external data of a graph", () => {
+  /** A graph file whose one initializer keeps its 2 floats in external data (entries as given). */
+  function withExternal(entries: Record<string, string>): string {
+    const dir = join(root, `ext-${copies++}`);
+    mkdirSync(join(dir, "onnx"), { recursive: true });
+    writeFileSync(join(dir, "onnx", "w.bin"), Buffer.from(new Float32Array([1.5, -2]).buffer));
+    writeFileSync(join(dir, "outside.bin"), Buffer.from(new Float32Array([7, 7]).buffer));
+    const model = onnx.ModelProto.create({
+      irVersion: 8,
+      opsetImport: [{ domain: "", version: 17 }],
+      graph: {
+        name: "g",
+        initializer: [
+          {
+            name: "w",
+            dims: [2],
+            dataType: DataType.FLOAT,
+            dataLocation: onnx.TensorProto.DataLocation.EXTERNAL,
+            externalData: Object.entries(entries).map(([key, value]) => ({ key, value })),
+          },
+        ],
+        output: [valueInfo("w", DataType.FLOAT, [2])],
+      },
+    });
+    const file = join(dir, "onnx", "model.onnx");
+    writeFileSync(file, onnx.ModelProto.encode(model).finish());
+    return file;
+  }
+
+  it("reads data beside the graph; refuses a location outside the folder and offsets that are not byte counts", () => {
+    const ok = loadModel(withExternal({ location: "w.bin", offset: "0", length: "8" }));
+    expect(
+      Array.from(new Float32Array(new Uint8Array(ok.graph?.initializer?.[0]?.rawData ?? []).slice().buffer)),
+    ).toEqual([1.5, -2]);
+    for (const [entries, text] of [
+      [{ location: "../outside.bin" }, "outside the model folder"],
+      [{ location: "/etc/passwd" }, "outside the model folder"],
+      [{ location: "." }, "outside the model folder"],
+      [{ location: "w.bin", offset: "abc" }, 'offset "abc" is not a whole number'],
+      [{ location: "w.bin", offset: "-4" }, 'offset "-4" is not a whole number'],
+      [{ location: "w.bin", length: "-4" }, 'length "-4" is not a whole number'],
+    ] as const)
+      expect(() => loadModel(withExternal(entries))).toThrow(
+        expect.objectContaining({ code: "INVALID_FILE", message: expect.stringContaining(text) }),
+      );
+  });
+});
+
+describe("review fixes: what a damaged folder is told", () => {
+  it("a Git LFS pointer in place of the graph is named as one, not as a truncated file", async () => {
+    const dir = corrupted((d) =>
+      writeFileSync(
+        join(d, GRAPH),
+        "version https://git-lfs.github.com/spec/v1\noid sha256:0123456789abcdef\nsize 123456\n",
+      ),
+    );
+    const error = await failure(loadPretrained(dir));
+    expect(error).toMatchObject({ code: "MODEL_FILE_INVALID", problem: "text" });
+    expect(error.message).toContain("Git LFS pointer");
+  });
+
+  it("inspectModel: an onnx that is a file is MODEL_FILE_INVALID; graph files with no loadable name are MODEL_NOT_FOUND", async () => {
+    const file = corrupted((d) => {
+      rmSync(join(d, "onnx"), { recursive: true });
+      writeFileSync(join(d, "onnx"), "not a folder");
+    });
+    await expect(inspectModel(file)).rejects.toMatchObject({ code: "MODEL_FILE_INVALID", problem: "unreadable" });
+    const odd = corrupted((d) => {
+      cpSync(join(d, GRAPH), join(d, "onnx", "gpt2.onnx"));
+      rmSync(join(d, GRAPH));
+    });
+    await expect(inspectModel(odd)).rejects.toMatchObject({
+      code: "MODEL_NOT_FOUND",
+      message: expect.stringContaining("none of its ONNX files (gpt2.onnx)"),
+    });
+    // A broken graph file: generation's reason is the file, not missing cache inputs.
+    const empty = corrupted((d) => writeFileSync(join(d, GRAPH), ""));
+    const v = (await inspectModel(empty)).variants.find((x) => x.dtype === "fp32" && x.layout === "model");
+    expect(v?.features.generation.blockers[0]).toContain("0 bytes");
+  });
+
+  it("dequantizeValues: per-axis scales must cover the axis, zero points the scales", () => {
+    expect(Array.from(dequantizeValues([2, 4, 6, 8], [2, 2], [0.5, 2], [0, 1], 1))).toEqual([1, 6, 3, 14]);
+    expect(() => dequantizeValues([2, 4, 6, 8], [2, 2], [0.5, 2, 3], undefined, 1)).toThrow(
+      expect.objectContaining({ code: "INVALID_VALUE", path: "scale" }),
+    );
+    expect(() => dequantizeValues([2, 4, 6, 8], [2, 2], [0.5, 2], [0], 1)).toThrow(
+      expect.objectContaining({ code: "INVALID_VALUE", path: "zeroPoint" }),
     );
   });
 });

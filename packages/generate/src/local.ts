@@ -104,7 +104,11 @@ export interface TextCompletion {
  * graph files (present and not empty).
  * @throws ModelFileError, ModelNotFoundError, VocabularyMismatchError
  */
-function checkLocalFolder(dir: string, graphFiles: readonly string[]): transformers.PreTrainedTokenizer {
+function checkLocalFolder(
+  dir: string,
+  graphFiles: readonly string[],
+  suffix: string,
+): transformers.PreTrainedTokenizer {
   const configFile = join(dir, "config.json");
   const config = readLocalConfig(dir);
   if (typeof config.model_type !== "string")
@@ -119,12 +123,46 @@ function checkLocalFolder(dir: string, graphFiles: readonly string[]): transform
   if (typeof vocab === "number" && size > vocab)
     throw new VocabularyMismatchError(dir, size, vocab, "config.json's vocab_size (the embedding table)");
   if (existsSync(join(dir, "generation_config.json"))) readJsonObject(join(dir, "generation_config.json"));
+  const external = (config["transformers.js_config"] as { use_external_data_format?: unknown } | undefined)
+    ?.use_external_data_format;
   for (const f of graphFiles) {
     const path = join(dir, f);
     if (!existsSync(path)) throw new ModelNotFoundError(dir, `${path} is missing.`);
     if (statSync(path).size === 0) throw new ModelFileError(path, "empty", "the file has 0 bytes");
+    // transformers.js looks for the weights config.json announces (<file>_data, <file>_data_1, ...) and, if
+    // one is missing, fails in a way no caller can catch (the process exits): check them here.
+    const baseName = basename(f);
+    const chunks = externalDataChunks(external, baseName, baseName.slice(0, -`${suffix}.onnx`.length));
+    for (let i = 0; i < chunks; i++) {
+      const data = `${path}_data${i === 0 ? "" : `_${i}`}`;
+      if (!existsSync(data)) {
+        const genai = existsSync(`${path}.data`)
+          ? ` (the folder has ${basename(path)}.data, the onnxruntime-genai name: rename it to ${basename(data)})`
+          : "";
+        throw new ModelNotFoundError(
+          dir,
+          `${data} is missing: config.json's transformers.js_config.use_external_data_format says ${f} keeps its weights there${genai}.`,
+        );
+      }
+      if (statSync(data).size === 0) throw new ModelFileError(data, "empty", "the file has 0 bytes");
+    }
   }
   return tokenizer;
+}
+
+/** How many external-data files transformers.js expects for a graph file (its resolveExternalDataFormat). */
+function externalDataChunks(config: unknown, fullName: string, fileName: string): number {
+  if (!config) return 0;
+  const value =
+    typeof config === "object"
+      ? Object.hasOwn(config, fullName)
+        ? (config as Record<string, unknown>)[fullName]
+        : Object.hasOwn(config, fileName)
+          ? (config as Record<string, unknown>)[fileName]
+          : 0
+      : config;
+  const n = Number(value);
+  return Number.isInteger(n) && n > 0 ? Math.min(n, 1000) : 0;
 }
 
 /** config.json of a local folder. @throws ModelNotFoundError (no config.json), ModelFileError */
@@ -235,13 +273,24 @@ export class LocalGenerator implements Generator {
     const folder = localModelFolder(idOrPath);
     const isFolder = folder !== undefined;
     const asked = options.dtype !== undefined && options.dtype !== "auto" ? parseModelDtype(options.dtype) : undefined;
-    const env = transformers.env as unknown as { localModelPath: string; allowLocalModels: boolean };
+    const env = transformers.env as unknown as {
+      localModelPath: string;
+      allowLocalModels: boolean;
+      allowRemoteModels: boolean;
+    };
     return serialized(async () => {
       // transformers.js resolves ids under env.localModelPath: point it at the folder's parent for the
       // duration of the load (serialized, then restored).
-      const saved = { localModelPath: env.localModelPath, allowLocalModels: env.allowLocalModels };
+      const saved = {
+        localModelPath: env.localModelPath,
+        allowLocalModels: env.allowLocalModels,
+        allowRemoteModels: env.allowRemoteModels,
+      };
       const id = isFolder ? basename(resolve(folder)) : idOrPath;
       if (isFolder) {
+        // A file the folder lacks (an optional generation_config.json) must not be fetched from the hub
+        // repository that happens to share the folder's name.
+        env.allowRemoteModels = false;
         env.localModelPath = `${dirname(resolve(folder))}/`;
         env.allowLocalModels = true;
       }
@@ -270,7 +319,7 @@ export class LocalGenerator implements Generator {
           ...(encoderDecoder ? [`onnx/encoder_model${suffix}.onnx`] : []),
           `onnx/${chosen.base}${suffix}.onnx`,
         ];
-        const localTokenizer = isFolder ? checkLocalFolder(folder, graphFiles) : undefined;
+        const localTokenizer = isFolder ? checkLocalFolder(folder, graphFiles, suffix) : undefined;
         const modelFileName =
           options.modelFileName ??
           (chosen.base === "decoder_model_merged" && !encoderDecoder ? chosen.base : undefined);
@@ -303,6 +352,7 @@ export class LocalGenerator implements Generator {
       } finally {
         env.localModelPath = saved.localModelPath;
         env.allowLocalModels = saved.allowLocalModels;
+        env.allowRemoteModels = saved.allowRemoteModels;
       }
     });
   }

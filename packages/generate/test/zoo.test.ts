@@ -1,3 +1,5 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   DTYPE_SUFFIX,
@@ -94,6 +96,31 @@ describe("transformers.js generation offline on zoo models", () => {
         code: "UNSUPPORTED_MODEL",
         message: expect.stringContaining(reason),
       });
+  });
+
+  it("a copy without generation_config.json loads offline; announced external data that is missing is refused", async () => {
+    const root = mkdtempSync(join(tmpdir(), "npov-gen-folders-"));
+    try {
+      // No generation_config.json (optional): nothing may be fetched from a hub repository of the same name.
+      const plain = join(root, "optimum-gpt2");
+      cpSync(join(ZOO, "optimum-gpt2"), plain, { recursive: true });
+      rmSync(join(plain, "generation_config.json"));
+      const generator = await LocalGenerator.fromPretrained(plain);
+      expect((await generator.generateText(input, { maxNewTokens: 2 })).tokens).toBe(2);
+      // config.json announces onnx/model.onnx_data, which is not there: transformers.js would end the
+      // process from an uncatchable rejection; npov refuses first.
+      const announced = join(root, "announced");
+      cpSync(join(ZOO, "optimum-gpt2"), announced, { recursive: true });
+      const config = JSON.parse(readFileSync(join(announced, "config.json"), "utf8"));
+      config["transformers.js_config"] = { ...config["transformers.js_config"], use_external_data_format: true };
+      writeFileSync(join(announced, "config.json"), JSON.stringify(config));
+      await expect(LocalGenerator.fromPretrained(announced, { dtype: "fp32" })).rejects.toMatchObject({
+        code: "MODEL_NOT_FOUND",
+        message: expect.stringContaining("model.onnx_data is missing"),
+      });
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it("a legacy folder (no onnx/model.onnx) generates with its If-merged decoder by default", async () => {

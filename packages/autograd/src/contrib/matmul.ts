@@ -81,13 +81,22 @@ export function matMulNBits(e: Emitter, node: NodeProto): string[] {
       zp.dataType === DataType.UINT8 ? { packed: Uint8Array.from(numbersOf(zp)) } : { values: numbersOf(zp) };
   }
   if (gIdxName) unsupported(node, "g_idx", "the deprecated g_idx input is not covered");
+  // A short scales or zero-point tensor would be read past its end: NaN weights, NaN scores.
+  const scaleValues = numbersOf(scales);
+  if (scaleValues.length !== N * blocks)
+    unsupported(node, "scales", `has ${scaleValues.length} values, expected N * k_blocks = ${N * blocks}`);
+  if (zeroPoints !== undefined) {
+    const expected = "packed" in zeroPoints ? N * Math.ceil((blocks * bits) / 8) : N * blocks;
+    const got = "packed" in zeroPoints ? zeroPoints.packed.length : zeroPoints.values.length;
+    if (got !== expected) unsupported(node, "zero_points", `has ${got} values, expected ${expected}`);
+  }
   const w = dequantizeNBits({
     k: K,
     n: N,
     bits,
     blockSize,
     packed: bytes,
-    scales: numbersOf(scales),
+    scales: scaleValues,
     zeroPoints,
   });
   const weight = e.floats(`${node.name || "MatMulNBits"}/weight`, w, [K, N], DataType.FLOAT);
