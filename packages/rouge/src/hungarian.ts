@@ -117,12 +117,13 @@ export function maxWeightMatching(weights: ReadonlyArray<ArrayLike<number>>, met
   if (!(meter instanceof WorkMeter)) throw new InvalidValueError("meter", "must be a WorkMeter.");
   if (rows === 0) return [];
   if (cols === 0) return new Array<number>(rows).fill(-1);
-  if (meter.usePadded(Math.max(rows, cols) ** 3)) return squareMatching(weights, rows, cols, max, meter);
-  if (rows <= cols) return wideMatching(weights, rows, cols, max, meter);
+  const n = Math.max(rows, cols);
+  if (meter.usePadded(n ** 3)) return matchWithin(weights, rows, cols, max, meter, n, n);
+  if (rows <= cols) return matchWithin(weights, rows, cols, max, meter, rows, cols);
   const transposed = Array.from({ length: cols }, (_, c) =>
     Float64Array.from({ length: rows }, (_, r) => (weights[r] as ArrayLike<number>)[c] as number),
   );
-  const byColumn = wideMatching(transposed, cols, rows, max, meter);
+  const byColumn = matchWithin(transposed, cols, rows, max, meter, cols, rows);
   const match = new Array<number>(rows).fill(-1);
   byColumn.forEach((r, c) => {
     if (r >= 0) match[r] = c;
@@ -130,40 +131,27 @@ export function maxWeightMatching(weights: ReadonlyArray<ArrayLike<number>>, met
   return match;
 }
 
-/** The Hungarian algorithm over the rows of a matrix with rows <= cols, unpadded: O(rows^2 cols). */
-function wideMatching(
+/**
+ * The Hungarian algorithm on `weights` (rows x cols) placed in a `height` x `width` cost matrix (height <=
+ * width): unpadded (height = rows, width = cols; O(rows^2 cols)) or the classic formulation padded to n x n
+ * with zero weights (n = the larger side; O(n^3)). cost = max - weight inside the matrix, max in the padding.
+ */
+function matchWithin(
   weights: ReadonlyArray<ArrayLike<number>>,
   rows: number,
   cols: number,
   max: number,
   meter: WorkMeter,
+  height: number,
+  width: number,
 ): number[] {
-  refuseEarly(meter, rows, cols);
-  const cost = new Float64Array(rows * cols);
+  refuseEarly(meter, height, width);
+  const cost = new Float64Array(height * width).fill(max);
   for (let r = 0; r < rows; r++) {
     const row = weights[r] as ArrayLike<number>;
-    for (let c = 0; c < cols; c++) cost[r * cols + c] = max - (row[c] as number);
+    for (let c = 0; c < cols; c++) cost[r * width + c] = max - (row[c] as number);
   }
-  return matchedColumns(weights, rows, cols, assign(cost, rows, cols, meter));
-}
-
-/** The classic formulation, padded to n x n with zero weights (n = the larger side): O(n^3). */
-function squareMatching(
-  weights: ReadonlyArray<ArrayLike<number>>,
-  rows: number,
-  cols: number,
-  max: number,
-  meter: WorkMeter,
-): number[] {
-  const n = Math.max(rows, cols);
-  refuseEarly(meter, n, n);
-  // cost(r, c) = max - weight inside the matrix, max in the zero-weight padding.
-  const cost = new Float64Array(n * n).fill(max);
-  for (let r = 0; r < rows; r++) {
-    const row = weights[r] as ArrayLike<number>;
-    for (let c = 0; c < cols; c++) cost[r * n + c] = max - (row[c] as number);
-  }
-  return matchedColumns(weights, rows, cols, assign(cost, n, n, meter));
+  return matchedColumns(weights, rows, cols, assign(cost, height, width, meter));
 }
 
 /** Every row takes at least one scan of the columns: refuse before building a cost matrix past the limit. */
