@@ -17,6 +17,7 @@ import {
   FileFormatError,
   InvalidScoreError,
   InvalidValueError,
+  jsonText,
   NotTextError,
   NpovError,
   type NpovInput,
@@ -435,13 +436,7 @@ export function checkGuardConfig(value: unknown, path = "config"): GuardConfig {
  */
 export function saveGuardConfig(file: string, config: GuardConfig): void {
   checkGuardConfig(config);
-  let text: string;
-  try {
-    text = JSON.stringify(config, null, 2);
-  } catch (cause) {
-    throw new InvalidValueError("config", `must be JSON-serializable (${(cause as Error).message}).`);
-  }
-  writeFileAtomic(file, `${text}\n`);
+  writeFileAtomic(file, `${jsonText(config, "config", 2)}\n`);
 }
 
 /** Load and validate a guard configuration. @throws FileReadError, FileFormatError */

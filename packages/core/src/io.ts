@@ -21,7 +21,14 @@ import {
   writeSync,
 } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { FileFormatError, type FileIssue, FileReadError, FileWriteError, InputTooLargeError } from "./errors.js";
+import {
+  FileFormatError,
+  type FileIssue,
+  FileReadError,
+  FileWriteError,
+  InputTooLargeError,
+  InvalidValueError,
+} from "./errors.js";
 
 /**
  * Largest text file npov reads, in bytes (500 MiB). V8 cannot hold a string much longer than 512 Mi
@@ -293,6 +300,18 @@ export function checkOutputPath(file: string): void {
     const up = dirname(current);
     if (up === current) return;
     current = up;
+  }
+}
+
+/**
+ * `JSON.stringify(value, null, indent)`, or an InvalidValueError naming `path` when the value cannot be
+ * written as JSON (a BigInt, a cycle): what a save function checks before it writes anything.
+ */
+export function jsonText(value: unknown, path: string, indent?: number): string {
+  try {
+    return JSON.stringify(value, null, indent);
+  } catch (cause) {
+    throw new InvalidValueError(path, `must be JSON-serializable (${(cause as Error).message}).`);
   }
 }
 

@@ -11,6 +11,7 @@ import {
   describe,
   FileFormatError,
   InvalidValueError,
+  jsonText,
   type LogisticModel,
   logisticProbability,
   NotTextError,
@@ -383,13 +384,8 @@ const FORMAT = "npov-support-combiner/1";
 export function saveSupportCombiner(file: string, combiner: SupportCombiner): void {
   if (typeof file !== "string") throw new NotTextError("file", file);
   checkSupportCombiner(combiner);
-  let text: string;
-  try {
-    text = JSON.stringify(combiner, null, 1);
-  } catch (cause) {
-    throw new InvalidValueError("combiner.meta", `must be JSON-serializable (${(cause as Error).message}).`);
-  }
-  writeFileAtomic(file, `${text}\n`);
+  // The models are checked numbers; only meta can hold what JSON cannot.
+  writeFileAtomic(file, `${jsonText(combiner, "combiner.meta", 1)}\n`);
 }
 
 function checkModel(m: unknown, file: string, field: string): LogisticModel {

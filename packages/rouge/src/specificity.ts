@@ -12,6 +12,7 @@ import {
   describe,
   FileFormatError,
   InvalidValueError,
+  jsonText,
   NotTextError,
   type NpovInput,
   readJsonFile,
@@ -94,11 +95,7 @@ export function saveSpecificityTable(file: string, table: SpecificityTable, meta
     requireNumber(n, `table.df.get(${JSON.stringify(stem)})`, { min: 0, integer: true });
   }
   requireRecord(meta, "meta");
-  try {
-    JSON.stringify(meta);
-  } catch (cause) {
-    throw new InvalidValueError("meta", `must be JSON-serializable (${(cause as Error).message}).`);
-  }
+  jsonText(meta, "meta");
   const df = Object.fromEntries([...table.df.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
   writeFileAtomic(file, `${JSON.stringify({ format: FORMAT, ...meta, documents: table.documents, df })}\n`);
 }
