@@ -162,11 +162,17 @@ function supported(blockers: string[]): FeatureSupport {
   return { supported: blockers.length === 0, blockers };
 }
 
-/** Whether transformers.js (`from_pretrained` + `generate`) can generate with these files, and how. */
-function generationSupport(kind: "causal" | "seq2seq", layout: string, files: InspectedFile[]): FeatureSupport {
+/**
+ * Why transformers.js (`from_pretrained` + `generate`) cannot generate with these graphs, from their inputs
+ * (the decoder last): int32 ids (it feeds int64), a cache not named past_key_values.N.key/value, a decoder
+ * without a cache (it decodes one token per step from the cache). Used on files (`npov model inspect`) and on
+ * loaded sessions (the local generator).
+ */
+export function generationBlockers(
+  graphs: ReadonlyArray<{ file: string; inputs: ReadonlyArray<{ name: string; type: string }> }>,
+): string[] {
   const blockers: string[] = [];
-  const notes: string[] = [];
-  for (const f of files) {
+  for (const f of graphs) {
     for (const input of f.inputs) {
       if (/^(input_ids|decoder_input_ids|attention_mask|position_ids)$/.test(input.name) && input.type === "int32")
         blockers.push(`${f.file}: ${input.name} is int32 (transformers.js feeds int64)`);
@@ -174,11 +180,18 @@ function generationSupport(kind: "causal" | "seq2seq", layout: string, files: In
         blockers.push(`${f.file}: cache input "${input.name}" is not in the past_key_values.N.key/value layout`);
     }
   }
-  const decoder = files[files.length - 1];
+  const decoder = graphs[graphs.length - 1];
   if (decoder !== undefined && !decoder.inputs.some((i) => isPastInput(i.name)))
     blockers.push(
       `${decoder.file} has no key/value cache inputs (transformers.js decodes one token per step with the cache)`,
     );
+  return blockers;
+}
+
+/** Whether transformers.js (`from_pretrained` + `generate`) can generate with these files, and how. */
+function generationSupport(kind: "causal" | "seq2seq", layout: string, files: InspectedFile[]): FeatureSupport {
+  const blockers = generationBlockers(files);
+  const notes: string[] = [];
   if (kind === "causal" && layout !== "model" && blockers.length === 0)
     notes.push(
       `transformers.js loads onnx/model*.onnx by default: pass model_file_name "${layout}" (npov: --model-file ${layout})`,

@@ -10,8 +10,8 @@ import * as transformers from "@huggingface/transformers";
 import {
   DTYPE_SUFFIX,
   encodeForContext,
+  generationBlockers,
   graphFileRejection,
-  isPastInput,
   localModelFolder,
   type ModelContext,
   ModelDownloadError,
@@ -178,36 +178,23 @@ function readLocalConfig(dir: string): Record<string, unknown> {
  * {@link UnsupportedModelError} carrying transformers.js's message.
  */
 /**
- * Why transformers.js's `generate` cannot run the loaded sessions (the checks of `npov model inspect`, read
- * from the sessions' input metadata): int32 ids (it feeds int64), a cache not named past_key_values.N.*, a
- * decoder without a cache (it decodes one token per step from the cache).
+ * Why transformers.js's `generate` cannot run the loaded sessions: the checks of `npov model inspect`
+ * ({@link generationBlockers}), on the sessions' input names and types, the encoder first and the decoder last.
  */
-function generationBlockers(lm: LoadedModel, encoderDecoder: boolean): string[] {
-  const sessions = Object.entries(
-    (lm as { sessions?: Record<string, { inputNames?: readonly string[]; inputMetadata?: readonly unknown[] }> })
-      .sessions ?? {},
-  );
-  const blockers: string[] = [];
-  for (const [name, session] of sessions) {
-    const metadata = (session.inputMetadata ?? []) as ReadonlyArray<{ name?: string; type?: string }>;
-    for (const input of metadata) {
-      if (
-        /^(input_ids|decoder_input_ids|attention_mask|position_ids)$/.test(input.name ?? "") &&
-        input.type === "int32"
-      )
-        blockers.push(`${name}: ${input.name} is int32 (transformers.js feeds int64)`);
-      if (isPastInput(input.name ?? "") && !(input.name ?? "").startsWith("past_key_values."))
-        blockers.push(`${name}: cache input "${input.name}" is not in the past_key_values.N.key/value layout`);
-    }
-  }
-  // The decoder: the only session of a causal model, the one that is not the encoder of a seq2seq one.
-  const decoder = encoderDecoder ? sessions.find(([name]) => name !== "model") : sessions[0];
-  const inputs = decoder?.[1].inputNames ?? [];
-  if (decoder !== undefined && inputs.length > 0 && !inputs.some((n) => isPastInput(n)))
-    blockers.push(
-      `${decoder[0]} has no key/value cache inputs${encoderDecoder ? "" : " (give --model-file decoder_model_merged or a model with past_key_values inputs)"}`,
-    );
-  return blockers;
+function sessionBlockers(lm: LoadedModel, encoderDecoder: boolean): string[] {
+  type Session = { inputNames?: readonly string[]; inputMetadata?: ReadonlyArray<{ name?: string; type?: string }> };
+  const sessions = Object.entries((lm as { sessions?: Record<string, Session> }).sessions ?? {});
+  // transformers.js names a seq2seq model's encoder session "model".
+  if (encoderDecoder) sessions.sort(([a], [b]) => Number(a !== "model") - Number(b !== "model"));
+  const graphs = sessions.map(([file, session]) => ({
+    file,
+    inputs: (session.inputNames ?? []).map((name) => ({
+      name,
+      type: session.inputMetadata?.find((m) => m.name === name)?.type ?? "",
+    })),
+  }));
+  // Sessions that do not list their inputs cannot be judged here; generation will say what fails.
+  return graphs.length === 0 || graphs.some((g) => g.inputs.length === 0) ? [] : generationBlockers(graphs);
 }
 
 function loadFailure(idOrPath: string, dir: string | undefined, files: string[], error: unknown): NpovError {
@@ -329,7 +316,7 @@ export class LocalGenerator implements Generator {
           session_options: { logSeverityLevel: 4 },
           ...(modelFileName !== undefined ? { model_file_name: modelFileName } : {}),
         } as Record<string, unknown>)) as unknown as LoadedModel;
-        const blockers = generationBlockers(lm, encoderDecoder);
+        const blockers = sessionBlockers(lm, encoderDecoder);
         if (blockers.length > 0) {
           await (lm as { dispose?: () => Promise<unknown> }).dispose?.();
           throw new UnsupportedModelError(
