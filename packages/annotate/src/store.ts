@@ -16,6 +16,7 @@ import {
   type NpovExample,
   type NpovInput,
   readExamples,
+  requireNpovExamples,
   type Span,
   validateExample,
 } from "@npov/core";
@@ -241,7 +242,11 @@ export class AnnotationStore {
    * @throws InvalidValueError (and core's other validation errors) naming the example and field
    */
   importExamples(examples: readonly NpovExample[], kind: ExampleKind = "task"): { added: number; existing: number } {
-    const clean = examples.map((e, k) => validateExample(e, `examples[${k}]`));
+    // The app shows arguments per perspective; a sources example is refused, naming the tool.
+    const clean = requireNpovExamples(
+      examples.map((e, k) => validateExample(e, `examples[${k}]`)),
+      "annotation app",
+    );
     if (kind === "calibration")
       clean.forEach((e, k) => {
         const problem = calibrationProblem(e);
@@ -277,7 +282,7 @@ export class AnnotationStore {
    * per example)
    */
   importFile(file: string, kind: ExampleKind = "task"): { added: number; existing: number } {
-    const examples = readExamples(file);
+    const examples = requireNpovExamples(readExamples(file), "annotation app");
     if (kind === "calibration") {
       const issues: FileIssue[] = [];
       examples.forEach((e, k) => {

@@ -11,6 +11,7 @@
 
 import { modelFileOptions } from "@npov/autograd";
 import {
+  type CheckInput,
   describe,
   type ErrorDetector,
   type ErrorScores,
@@ -20,12 +21,11 @@ import {
   jsonText,
   NotTextError,
   NpovError,
-  type NpovInput,
   readTextFile,
   splitSentences,
   type UncoveredArgument,
   type UnsupportedSpan,
-  validateInput,
+  validateCheckInput,
   validateResponse,
   writeFileAtomic,
 } from "@npov/core";
@@ -221,8 +221,8 @@ export interface Guard {
   /**
    * Check a response against the curated input.
    *
-   * Throws (a developer error, whatever the policy): `input` is not a valid {@link NpovInput}
-   * (validateInput's NotTextError, EmptyTextError, NoArgumentsError, TooFewPerspectivesError,
+   * Throws (a developer error, whatever the policy): `input` is not a valid {@link CheckInput}
+   * (validateCheckInput's NotTextError, EmptyTextError, NoArgumentsError, TooFewPerspectivesError,
    * InvalidValueError, NothingToScoreError for an argument without a word) or `response` is not a string
    * (NotTextError) -- the curated input and the call are the application's, not the model's.
    *
@@ -233,7 +233,7 @@ export interface Guard {
    * ("block") these give `{allow: false, error: true, reason: {code, message}}`; under "throw" the typed
    * error is thrown.
    */
-  check(input: NpovInput, response: string): Promise<GuardVerdict>;
+  check(input: CheckInput, response: string): Promise<GuardVerdict>;
 }
 
 function checkThreshold(name: string, v: unknown): number {
@@ -341,7 +341,7 @@ export function createGuard(options: {
   const onError = checkErrorPolicy(options.onError);
   const timeoutMs = checkTimeoutMs(options.timeoutMs);
   const detector = options.detector;
-  const score = async (clean: NpovInput, response: string): Promise<{ text: string; r: ErrorScores }> => {
+  const score = async (clean: CheckInput, response: string): Promise<{ text: string; r: ErrorScores }> => {
     const text = validateResponse(response);
     // Promise.resolve().then turns a detector that throws synchronously into a rejection like the rest.
     const r = await withTimeout(
@@ -354,7 +354,7 @@ export function createGuard(options: {
   return {
     thresholds,
     async check(input, response): Promise<GuardVerdict> {
-      const clean = validateInput(input);
+      const clean = validateCheckInput(input);
       if (typeof response !== "string") throw new NotTextError("response", response);
       let scored: { text: string; r: ErrorScores };
       try {

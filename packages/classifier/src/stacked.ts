@@ -4,6 +4,7 @@
  * on labelled (synthetic) examples and saved as a small JSON file.
  */
 import {
+  type CheckInput,
   checkLogisticModel,
   type ErrorDetector,
   type ErrorScores,
@@ -13,7 +14,6 @@ import {
   type LogisticModel,
   logisticProbability,
   type NpovExample,
-  type NpovInput,
   readTextFile,
   sigmoid,
   writeFileAtomic,
@@ -78,7 +78,7 @@ export function predictLogistic(model: LogisticModel, features: Record<string, n
 /** Collect the union of features of `sources` for each example. */
 export async function collectFeatures(
   sources: readonly ErrorDetector[],
-  input: NpovInput,
+  input: CheckInput,
   response: string,
 ): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
@@ -94,7 +94,7 @@ export async function collectFeatures(
 /** Train hallucination and coverage models on labelled examples. */
 export async function trainStacked(
   sources: readonly ErrorDetector[],
-  examples: readonly NpovExample[],
+  examples: readonly NpovExample<CheckInput>[],
   options: { l2?: number; iterations?: number } = {},
 ): Promise<StackedModel> {
   const feats: Array<Record<string, number>> = [];
@@ -123,7 +123,7 @@ export async function trainStacked(
 export function stackedDetector(model: StackedModel, sources: readonly ErrorDetector[]): ErrorDetector {
   return {
     name: "stacked",
-    async detect(input: NpovInput, response: string): Promise<ErrorScores> {
+    async detect(input: CheckInput, response: string): Promise<ErrorScores> {
       const features = await collectFeatures(sources, input, response);
       for (const [name, value] of Object.entries(features))
         if (!Number.isFinite(value)) throw new InvalidScoreError("stacked", `feature ${name}`, value);

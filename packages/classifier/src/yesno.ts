@@ -24,6 +24,7 @@ import {
   withModelContext,
 } from "@npov/autograd";
 import {
+  type CheckInput,
   type ClassifierTask,
   ContextTooLongError,
   classifierPrompt,
@@ -35,6 +36,7 @@ import {
   NpovError,
   type NpovInput,
   repoPath,
+  requireNpovInput,
   validateInput,
   validateResponse,
 } from "@npov/core";
@@ -467,9 +469,11 @@ export class YesNoClassifier implements ErrorDetector {
   }
 
   /** Error scores of one example; a task this classifier does not run scores NaN-free 0 and says so in features. */
-  async detect(input: NpovInput, response: string): Promise<ErrorScores> {
+  async detect(input: CheckInput, response: string): Promise<ErrorScores> {
+    const npov = requireNpovInput(input, "classifier (YES/NO prompt)");
     const scores: Partial<Record<ClassifierTask, number>> = {};
-    for (const task of this.tasks) scores[task] = (await this.scoreBatch([{ input, response }], task))[0] as number;
+    for (const task of this.tasks)
+      scores[task] = (await this.scoreBatch([{ input: npov, response }], task))[0] as number;
     const features: Record<string, number> = {};
     for (const [t, s] of Object.entries(scores)) features[`classifier.${t}.pNo`] = s as number;
     return { hallucination: scores.hallucination ?? 0, coverage: scores.coverage ?? 0, features };

@@ -2,7 +2,7 @@
 
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
-import type { NpovExample, NpovInput } from "@npov/core";
+import type { CheckInput, NpovExample, NpovInput } from "@npov/core";
 import {
   checkOutputPath,
   ensureDirectory,
@@ -128,7 +128,7 @@ export function readInput(file: string): NpovInput {
  * A pretty-printed single JSON object gets one clear message instead of a problem per line.
  * @throws FileReadError, FileFormatError
  */
-export function readDataset(file: string): NpovExample[] {
+export function readDataset(file: string): NpovExample<CheckInput>[] {
   const examples = readDatasetFile(file);
   // Every command that reads a dataset computes over it: an empty one is a mistake, not a result.
   if (examples.length === 0)
@@ -140,7 +140,7 @@ export function readDataset(file: string): NpovExample[] {
  * A labelled dataset for training or calibration: both outcomes present for each error type, checked
  * before any (possibly long) scoring. @throws UsageError naming the file and the type
  */
-export function requireBothOutcomes(examples: readonly NpovExample[], file: string): void {
+export function requireBothOutcomes(examples: readonly NpovExample<CheckInput>[], file: string): void {
   for (const type of ["hallucination", "coverage"] as const) {
     const labels = examples.map((e) => e.labels?.[type]).filter((l): l is boolean => l !== undefined);
     if (!labels.includes(true) || !labels.includes(false))
@@ -150,7 +150,7 @@ export function requireBothOutcomes(examples: readonly NpovExample[], file: stri
   }
 }
 
-function readDatasetFile(file: string): NpovExample[] {
+function readDatasetFile(file: string): NpovExample<CheckInput>[] {
   const text = readTextFile(file);
   const trimmed = text.trimStart();
   const fail = (message: string) => new FileFormatError([{ file, line: undefined, field: "", message }]);
@@ -169,7 +169,7 @@ function readDatasetFile(file: string): NpovExample[] {
       throw fail(`arrays or objects nested more than ${MAX_JSON_DEPTH} levels deep`);
     const items = value as unknown[];
     const issues: Array<{ file: string; line: undefined; field: string; message: string }> = [];
-    const examples: NpovExample[] = [];
+    const examples: NpovExample<CheckInput>[] = [];
     items.forEach((item, i) => {
       try {
         examples.push(validateExample(item, `[${i}]`));
@@ -190,7 +190,7 @@ function readDatasetFile(file: string): NpovExample[] {
 }
 
 /** Read an example file: `{input, response, ...}`. */
-export function readExample(file: string): NpovExample {
+export function readExample(file: string): NpovExample<CheckInput> {
   const value = readJsonFile(file) as Record<string, unknown>;
   if (value === null || typeof value !== "object" || !("response" in value))
     throw new InvalidValueError("example", `${file} must hold {"input": {...}, "response": "..."}.`);

@@ -4,12 +4,12 @@
  */
 import { FileFormatError, type FileIssue, NpovError } from "./errors.js";
 import { forEachJsonLine, jsonlChunks, readTextFile, writeFileAtomic } from "./io.js";
-import type { NpovExample } from "./types.js";
+import type { CheckInput, NpovExample } from "./types.js";
 import { validateExample } from "./validate.js";
 
 /** Parse dataset JSONL text. @throws FileFormatError listing every bad line */
-export function parseExamplesJsonl(text: string, file: string): NpovExample[] {
-  const examples: NpovExample[] = [];
+export function parseExamplesJsonl(text: string, file: string): NpovExample<CheckInput>[] {
+  const examples: NpovExample<CheckInput>[] = [];
   const issues: FileIssue[] = [];
   forEachJsonLine(text, file, issues, (value, line) => {
     try {
@@ -27,12 +27,12 @@ export function parseExamplesJsonl(text: string, file: string): NpovExample[] {
 }
 
 /** Read a dataset JSONL file. @throws FileReadError, FileFormatError */
-export function readExamples(file: string): NpovExample[] {
+export function readExamples(file: string): NpovExample<CheckInput>[] {
   return parseExamplesJsonl(readTextFile(file), file);
 }
 
 /** Write examples as JSONL, atomically. */
-export function writeExamples(file: string, examples: readonly NpovExample[]): void {
+export function writeExamples(file: string, examples: readonly NpovExample<CheckInput>[]): void {
   // Line by line: a large dataset need not fit in one string.
   writeFileAtomic(file, jsonlChunks(examples));
 }

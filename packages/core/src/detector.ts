@@ -2,7 +2,7 @@
  * The interface every detector implements (ROUGE, salience, classifiers), so guards, stacked classifiers
  * and evaluation can combine detectors without the detector packages depending on each other.
  */
-import type { NpovInput } from "./types.js";
+import type { CheckInput } from "./types.js";
 
 /** A given argument the detector considers (partly) uncovered. */
 export interface UncoveredArgument {
@@ -11,6 +11,8 @@ export interface UncoveredArgument {
   text: string;
   /** Coverage-error score of this argument in [0, 1] (higher = less covered). */
   score: number;
+  /** For a sources input: the source and the unit's offsets in its text (`perspective`/`argument` index them). */
+  origin?: { source: number; sourceId?: string; start: number; end: number };
 }
 
 /** A response span (word or sentence) the detector considers unsupported by the arguments. */
@@ -82,7 +84,11 @@ export interface ErrorScores {
  */
 export interface ErrorDetector {
   readonly name: string;
-  detect(input: NpovInput, response: string): ErrorScores | Promise<ErrorScores>;
+  /**
+   * Score a response against curated NPOV arguments or plain sources ({@link CheckInput}). A detector that
+   * cannot read sources (an NPOV-prompt classifier) throws UnsupportedInputError for them.
+   */
+  detect(input: CheckInput, response: string): ErrorScores | Promise<ErrorScores>;
   /** Release native resources (model sessions); detectors without any omit it. */
   dispose?(): Promise<void>;
 }

@@ -117,6 +117,22 @@ export class InsufficientArgumentsError extends NpovError {
   }
 }
 
+/** A sources input with no source. */
+export class NoSourcesError extends NpovError {
+  constructor(path: string) {
+    super("NO_SOURCES", `${path} is empty: give at least one source {text} to check the response against.`, {
+      path,
+    });
+  }
+}
+
+/** A detector that cannot read the given kind of input (e.g. an NPOV-prompt classifier given sources). */
+export class UnsupportedInputError extends NpovError {
+  constructor(detector: string, kind: string, hint: string) {
+    super("UNSUPPORTED_INPUT", `The ${detector} detector does not take ${kind} inputs. ${hint}`);
+  }
+}
+
 /** Describe a value for an error message without dumping large objects. */
 export function describe(value: unknown): string {
   if (value === null) return "null";

@@ -16,10 +16,12 @@ export * from "./perspectrum.js";
 export * from "./prompts.js";
 export * from "./rng.js";
 export * from "./sample.js";
+export * from "./sources.js";
 export * from "./stopwords.js";
 export * from "./text.js";
 export type * from "./types.js";
 export { SPLITS } from "./types.js";
+export * from "./units.js";
 export * from "./validate.js";
 export * from "./values.js";
 

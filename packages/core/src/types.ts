@@ -57,14 +57,20 @@ export interface ArgumentSpan extends Span {
 export interface WordLabels {
   /** Response spans that state an argument that was not given. */
   hallucinatedSpans?: Span[];
-  /** Given arguments the response does not cover, as `[perspectiveIndex, argumentIndex]`. */
+  /**
+   * Given arguments the response does not cover, as `[perspectiveIndex, argumentIndex]` (for a sources input,
+   * `[sourceIndex, unitIndex]` over {@link sourceUnits}).
+   */
   uncoveredArguments?: Array<[number, number]>;
 }
 
-/** An input, a response and what is known about its errors. */
-export interface NpovExample {
+/**
+ * An input, a response and what is known about its errors. `I` is the input's shape: NPOV arguments (the
+ * default, what npov's writers produce) or either shape ({@link CheckInput}, what dataset files may hold).
+ */
+export interface NpovExample<I extends CheckInput = NpovInput> {
   id?: string;
-  input: NpovInput;
+  input: I;
   response: string;
   labels?: ErrorLabels;
   /** Evaluation slice, e.g. `"unparaphrased-synthetic"`. */
@@ -92,4 +98,48 @@ export interface Topic {
   perspectives: Perspective[];
   /** Free-form provenance, e.g. `{ source: "perspectrum", claimId: 499 }`. */
   meta?: Record<string, unknown>;
+}
+
+/** One source document. */
+export interface Source {
+  /** Stable identifier, unique within the input (e.g. a retrieval id); evidence names it. */
+  id?: string;
+  /** Title; its words count like the query's (they name what the text is about, they support nothing new). */
+  title?: string;
+  text: string;
+}
+
+/** A response to check against plain sources: an optional user query and one or more documents. */
+export interface SourcesInput {
+  /** The user's question, when there is one: its words frame an answer, they do not support new claims. */
+  query?: string;
+  sources: Source[];
+}
+
+/** What a detector checks a response against: curated NPOV arguments, or plain sources. */
+export type CheckInput = NpovInput | SourcesInput;
+
+/** A sentence of a source, with offsets into that source's text. */
+export interface SourceUnit {
+  /** Index of the source in `input.sources`. */
+  source: number;
+  /** Index of the unit within its source. */
+  index: number;
+  text: string;
+  start: number;
+  end: number;
+}
+
+/**
+ * The NPOV-shaped view detectors work on. For an NPOV input it is the validated input itself. For a sources
+ * input each source is a perspective labelled by its id (or `source N`) whose arguments are the source's
+ * sentence units; `query` is the query or `""`, `topic` the titles joined or `""`, and `units` keeps where each
+ * argument came from.
+ */
+export interface Grounding extends NpovInput {
+  kind: "npov" | "sources";
+  /** Sources input only: the validated sources. */
+  sources?: Source[];
+  /** Sources input only: per source, its units, in the order of that perspective's arguments. */
+  units?: SourceUnit[][];
 }

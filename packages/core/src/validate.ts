@@ -7,13 +7,25 @@ import {
   EmptyTextError,
   InvalidValueError,
   NoArgumentsError,
+  NoSourcesError,
   NothingToScoreError,
   NotTextError,
   TooFewPerspectivesError,
   UnknownSplitError,
 } from "./errors.js";
-import type { AmbiguousKind, Argument, NpovExample, NpovInput, Perspective, Split } from "./types.js";
+import type {
+  AmbiguousKind,
+  Argument,
+  CheckInput,
+  NpovExample,
+  NpovInput,
+  Perspective,
+  Source,
+  SourcesInput,
+  Split,
+} from "./types.js";
 import { SPLITS } from "./types.js";
+import { sourceUnits } from "./units.js";
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -125,7 +137,11 @@ function checkSpan(value: unknown, path: string, length: number): void {
  * ambiguousKind, topicId, meta, argumentSpans, wordLabels), so a wrong type fails here, naming the
  * field, instead of crashing deep in a report.
  */
-function checkExampleExtras(value: Record<string, unknown>, example: NpovExample, at: (f: string) => string): void {
+function checkExampleExtras(
+  value: Record<string, unknown>,
+  example: NpovExample<CheckInput>,
+  at: (f: string) => string,
+): void {
   if (
     value.id !== undefined &&
     typeof value.id !== "string" &&
@@ -175,12 +191,18 @@ function checkExampleExtras(value: Record<string, unknown>, example: NpovExample
           at("wordLabels.uncoveredArguments"),
           "must be a list of [perspective, argument] pairs.",
         );
+      const input = example.input;
+      const unitCounts = isSourcesInput(input)
+        ? sourceUnits(input).map((u) => u.length)
+        : input.perspectives.map((p) => p.arguments.length);
       uncovered.forEach((pair, k) => {
         const [p, a] = Array.isArray(pair) && pair.length === 2 ? pair : [undefined, undefined];
-        if (!isIndex(p) || !isIndex(a) || a >= (example.input.perspectives[p]?.arguments.length ?? 0))
+        if (!isIndex(p) || !isIndex(a) || a >= (unitCounts[p] ?? 0))
           throw new InvalidValueError(
             at(`wordLabels.uncoveredArguments[${k}]`),
-            "must be a [perspective, argument] pair of indices of a given argument.",
+            isSourcesInput(input)
+              ? "must be a [source, unit] pair of indices of a sentence unit of a source (sourceUnits)."
+              : "must be a [perspective, argument] pair of indices of a given argument.",
           );
       });
     }
@@ -194,12 +216,12 @@ function checkExampleExtras(value: Record<string, unknown>, example: NpovExample
  * @throws InvalidValueError (naming the field), UnknownSplitError, and the errors of {@link validateInput} /
  *   {@link validateResponse}
  */
-export function validateExample(value: unknown, path = "example"): NpovExample {
+export function validateExample(value: unknown, path = "example"): NpovExample<CheckInput> {
   const at = (field: string) => (path ? `${path}.${field}` : field);
   if (!isRecord(value))
     throw new InvalidValueError(path || "example", `must be an object {input, response}, got ${describe(value)}.`);
-  const example = { ...(value as unknown as NpovExample) };
-  example.input = validateInput(value.input, at("input"));
+  const example = { ...(value as unknown as NpovExample<CheckInput>) };
+  example.input = validateCheckInput(value.input, at("input"));
   example.response = validateResponse(value.response, at("response"));
   if (value.labels !== undefined) {
     if (!isRecord(value.labels)) throw new InvalidValueError(at("labels"), "must be an object.");
@@ -218,4 +240,79 @@ export function validateExample(value: unknown, path = "example"): NpovExample {
 export function parseSplit(value: unknown): Split {
   if (typeof value === "string" && (SPLITS as readonly string[]).includes(value)) return value as Split;
   throw new UnknownSplitError(value);
+}
+
+/** True when `input` is shaped as a sources input (`{sources}`) rather than an NPOV one (`{perspectives}`). */
+export function isSourcesInput(input: unknown): input is SourcesInput {
+  return isRecord(input) && input.sources !== undefined && input.perspectives === undefined;
+}
+
+/** Most sources in one input. */
+export const MAX_SOURCES = 1_000;
+
+/**
+ * Validate a {@link SourcesInput} from untrusted data and return a clean copy.
+ * @throws NoSourcesError, NotTextError, EmptyTextError, NothingToScoreError, InvalidValueError
+ */
+export function validateSourcesInput(value: unknown, path = "input"): SourcesInput {
+  if (!isRecord(value))
+    throw new InvalidValueError(path, `must be an object {query?, sources}, got ${describe(value)}.`);
+  if (!Array.isArray(value.sources))
+    throw new InvalidValueError(
+      `${path}.sources`,
+      `must be an array of {id?, title?, text}, got ${describe(value.sources)}.`,
+    );
+  if (value.sources.length === 0) throw new NoSourcesError(`${path}.sources`);
+  if (value.sources.length > MAX_SOURCES)
+    throw new InvalidValueError(
+      `${path}.sources`,
+      `holds ${value.sources.length} sources; at most ${MAX_SOURCES} (pass the ones retrieved for this answer).`,
+    );
+  const ids = new Set<string>();
+  const sources = value.sources.map((s, i): Source => {
+    const at = `${path}.sources[${i}]`;
+    // A bare string is a source's text, as a bare string is an argument's.
+    if (typeof s === "string") return { text: requireScorableText(s, at) };
+    if (!isRecord(s)) throw new InvalidValueError(at, `must be {id?, title?, text} or a string, got ${describe(s)}.`);
+    const out: Source = { text: requireScorableText(s.text, `${at}.text`) };
+    if (s.id !== undefined) {
+      if (typeof s.id !== "string" && !(typeof s.id === "number" && Number.isFinite(s.id)))
+        throw new NotTextError(`${at}.id`, s.id);
+      const id = requireText(String(s.id), `${at}.id`);
+      if (ids.has(id)) throw new InvalidValueError(`${at}.id`, `duplicate source id "${id}": ids must be unique.`);
+      ids.add(id);
+      out.id = id;
+    }
+    if (s.title !== undefined) {
+      if (typeof s.title !== "string") throw new NotTextError(`${at}.title`, s.title);
+      if (s.title.trim().length > 0) out.title = s.title;
+    }
+    return out;
+  });
+  const out: SourcesInput = { sources };
+  if (value.query !== undefined && value.query !== null) {
+    if (typeof value.query !== "string") throw new NotTextError(`${path}.query`, value.query);
+    if (value.query.trim().length > 0) out.query = value.query;
+  }
+  return out;
+}
+
+/**
+ * Validate either input shape: `{topic, query, perspectives}` (NPOV) or `{query?, sources}` (sources).
+ * @throws the errors of {@link validateInput} or {@link validateSourcesInput}; InvalidValueError for an object
+ *   with both or neither of `perspectives` and `sources`
+ */
+export function validateCheckInput(value: unknown, path = "input"): CheckInput {
+  if (isRecord(value) && value.sources !== undefined && value.perspectives !== undefined)
+    throw new InvalidValueError(
+      path,
+      "has both perspectives and sources: give {topic, query, perspectives} for NPOV arguments or {query?, sources} for plain sources.",
+    );
+  if (isRecord(value) && value.sources !== undefined) return validateSourcesInput(value, path);
+  if (isRecord(value) && value.perspectives === undefined && value.topic === undefined)
+    throw new InvalidValueError(
+      path,
+      "must be {topic, query, perspectives} (NPOV arguments per perspective) or {query?, sources: [{text}]} (plain sources).",
+    );
+  return validateInput(value, path);
 }

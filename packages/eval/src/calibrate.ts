@@ -1,5 +1,5 @@
 /** Calibrating guard thresholds on a labelled dev set. */
-import { type ErrorDetector, InvalidValueError, type NpovExample, requireRecord } from "@npov/core";
+import { type CheckInput, type ErrorDetector, InvalidValueError, type NpovExample, requireRecord } from "@npov/core";
 import { checkDataset, checkDetectors, checkScores } from "./checks.js";
 import { checkThresholdRule, chooseThreshold, type ThresholdMetrics, type ThresholdRule } from "./thresholds.js";
 
@@ -17,7 +17,7 @@ export interface Calibration {
  * InvalidScoreError when the detector returns a score that is not a number in [0, 1]
  */
 export async function calibrateThresholds(
-  dataset: readonly NpovExample[],
+  dataset: readonly NpovExample<CheckInput>[],
   detector: ErrorDetector,
   options: { rule?: ThresholdRule; onProgress?: (done: number, total: number) => void } = {},
 ): Promise<Calibration> {

@@ -3,6 +3,7 @@
  * checks of detector outputs, datasets and evaluation results at this package's public boundaries.
  */
 import {
+  type CheckInput,
   type ErrorDetector,
   type ErrorScores,
   InvalidScoreError,
@@ -69,7 +70,7 @@ function checkSpans(value: unknown, path: string): void {
  * Check the fields of labelled examples that evaluation reads (slice, id, labels, word labels); the input and
  * response are checked by each detector. @throws InvalidValueError naming the example and field
  */
-export function checkDataset(value: unknown, path = "dataset"): readonly NpovExample[] {
+export function checkDataset(value: unknown, path = "dataset"): readonly NpovExample<CheckInput>[] {
   requireArray(value, path, "an array of examples").forEach((e, i) => {
     const at = `${path}[${i}]`;
     const x = requireRecord(e, at, "an example {input, response, labels?}");
@@ -88,16 +89,20 @@ export function checkDataset(value: unknown, path = "dataset"): readonly NpovExa
       if (w.hallucinatedSpans !== undefined) checkSpans(w.hallucinatedSpans, `${at}.wordLabels.hallucinatedSpans`);
       if (w.uncoveredArguments !== undefined)
         requireArray(w.uncoveredArguments, `${at}.wordLabels.uncoveredArguments`).forEach((pair, j) => {
-          const p = requireArray(pair, `${at}.wordLabels.uncoveredArguments[${j}]`, "a pair [perspective, argument]");
+          const p = requireArray(
+            pair,
+            `${at}.wordLabels.uncoveredArguments[${j}]`,
+            "a pair [perspective, argument] (or [source, unit])",
+          );
           if (p.length !== 2 || !p.every((n) => Number.isInteger(n) && (n as number) >= 0))
             throw new InvalidValueError(
               `${at}.wordLabels.uncoveredArguments[${j}]`,
-              "must be [perspective, argument] indices.",
+              "must be [perspective, argument] (or [source, unit]) indices.",
             );
         });
     }
   });
-  return value as readonly NpovExample[];
+  return value as readonly NpovExample<CheckInput>[];
 }
 
 const text = (value: unknown, path: string): void => {

@@ -3,6 +3,7 @@
  * the word level where word labels exist (SPEC section 4), plus pooled ROC curves and chosen thresholds.
  */
 import {
+  type CheckInput,
   type ErrorDetector,
   type ErrorScores,
   InvalidValueError,
@@ -152,7 +153,7 @@ export const UNSLICED = "(no slice)";
  * detector returns a score that is not a number in [0, 1]; whatever a detector throws for an example
  */
 export async function evaluate(
-  dataset: readonly NpovExample[],
+  dataset: readonly NpovExample<CheckInput>[],
   detectors: readonly ErrorDetector[],
   options: EvaluateOptions = {},
 ): Promise<EvaluationResult> {
@@ -165,7 +166,7 @@ export async function evaluate(
   // Unsliced examples form the slice "all" when nothing is sliced; among named slices they are
   // UNSLICED, so the pooled row "all" is never confused with them.
   const anySliced = dataset.some((e) => e.slice !== undefined);
-  const sliceOf = (e: NpovExample) => e.slice ?? (anySliced ? UNSLICED : "all");
+  const sliceOf = (e: NpovExample<CheckInput>) => e.slice ?? (anySliced ? UNSLICED : "all");
   const sliceNames = [...new Set(dataset.map(sliceOf))].sort((a, b) => rank(a) - rank(b));
   const pooled = options.pooled ?? sliceNames.length > 1;
   if (pooled) {
@@ -201,7 +202,7 @@ export async function evaluate(
         const wordScores: number[] = [];
         const wordLabels: boolean[] = [];
         for (const i of members) {
-          const example = dataset[i] as NpovExample;
+          const example = dataset[i] as NpovExample<CheckInput>;
           const label = example.labels?.[errorType];
           const o = out[i] as ErrorScores;
           if (label !== undefined) {

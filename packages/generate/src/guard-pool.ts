@@ -18,7 +18,7 @@ import {
   type GuardVerdict,
   loadGuardConfig,
 } from "@npov/classifier";
-import { InvalidValueError, NotTextError, NpovError, type NpovInput, validateInput } from "@npov/core";
+import { type CheckInput, InvalidValueError, NotTextError, NpovError, validateCheckInput } from "@npov/core";
 import { GuardBusyError, GuardWorkerError } from "./errors.js";
 
 /** How workers build their guard: `(await import(module))[export](config)` must return a Guard. */
@@ -54,7 +54,7 @@ export type WorkerSetup = { ready: true } | { ready: false; error: SerializedErr
 /** @internal A check sent to a worker. */
 export interface WorkerRequest {
   id: number;
-  input: NpovInput;
+  input: CheckInput;
   response: string;
 }
 /** @internal A worker's answer to a check. */
@@ -181,10 +181,10 @@ export class GuardPool implements Guard {
    * @throws GuardBusyError when `maxQueue` checks already wait (whatever the policy: retry later);
    *   GuardWorkerError after `close()`; whatever the worker's guard throws (rebuilt with the same code).
    */
-  async check(input: NpovInput, response: string): Promise<GuardVerdict> {
+  async check(input: CheckInput, response: string): Promise<GuardVerdict> {
     if (this.closed) throw new GuardWorkerError("the guard pool is closed.");
     // The developer errors of Guard.check, thrown here; the clean copy is also safe to post to a thread.
-    const clean = validateInput(input);
+    const clean = validateCheckInput(input);
     if (typeof response !== "string") throw new NotTextError("response", response);
     const idle = this.slots.find((s) => s.worker !== undefined && s.job === undefined);
     if (idle === undefined && this.queue.length >= this.maxQueue) throw new GuardBusyError(this.queue.length);

@@ -27,6 +27,7 @@ import {
   type NpovInput,
   parseGeneratorOutput,
   requireText,
+  validateCheckInput,
   validateInput,
 } from "@npov/core";
 import { EndpointError } from "@npov/llm";
@@ -831,7 +832,7 @@ export function createServer(o: ServerOptions): FastifyInstance {
         "server_error",
       );
     const body = objectBody<{ input?: unknown; response?: unknown }>(request);
-    const input = validateInput(body.input, "input");
+    const input = validateCheckInput(body.input, "input");
     // A missing, non-text or empty response is a malformed request (400 NOT_TEXT / EMPTY_TEXT); text with
     // nothing to score is the guard's to judge: it blocks it (fail closed) with the reason.
     return o.guard.check(input, requireText(body.response, "response"));

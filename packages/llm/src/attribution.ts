@@ -12,12 +12,14 @@
  * the other direction, per given argument against the response; the coverage score is the largest.
  */
 import {
+  type CheckInput,
   type ErrorDetector,
   type ErrorScores,
   formatArguments,
   maxOf,
   type NpovInput,
   rankUncoveredArguments,
+  requireNpovInput,
   type Sentence,
   splitSentences,
   type UnsupportedSpan,
@@ -156,8 +158,8 @@ export class AttributionJudge implements ErrorDetector {
     };
   }
 
-  async detect(input: NpovInput, response: string): Promise<ErrorScores> {
-    const r = await this.judge(input, response);
+  async detect(input: CheckInput, response: string): Promise<ErrorScores> {
+    const r = await this.judge(requireNpovInput(input, "attribution judge"), response);
     const unsupportedSpans: UnsupportedSpan[] = r.sentences
       .filter((s) => s.verdict !== "supported")
       .map((s) => ({ text: s.text, start: s.start, end: s.end, score: s.score }))

@@ -5,12 +5,14 @@
  * log-probabilities and the fallback is enabled.
  */
 import {
+  type CheckInput,
   type ClassifierTask,
   classifierPrompt,
   type ErrorDetector,
   type ErrorScores,
   InvalidValueError,
   type NpovInput,
+  requireNpovInput,
 } from "@npov/core";
 import type { LlmClient } from "./client.js";
 import { askYesNo, type YesNoAnswer, type YesNoQuestionOptions, yesNoDefaults } from "./yesno.js";
@@ -48,8 +50,8 @@ export class EndpointClassifier implements ErrorDetector {
     return Object.fromEntries(this.tasks.map((task, i) => [task, answers[i]])) as EndpointVerdicts;
   }
 
-  async detect(input: NpovInput, response: string): Promise<ErrorScores> {
-    const verdicts = await this.classify(input, response);
+  async detect(input: CheckInput, response: string): Promise<ErrorScores> {
+    const verdicts = await this.classify(requireNpovInput(input, "endpoint classifier (Figure 4 prompt)"), response);
     const features: Record<string, number> = {};
     for (const [task, v] of Object.entries(verdicts) as Array<[ClassifierTask, YesNoAnswer]>) {
       features[`endpoint.${task}.pNo`] = v.pNo;

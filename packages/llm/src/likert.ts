@@ -6,10 +6,12 @@
  * are counted and reported, never guessed.
  */
 import {
+  type CheckInput,
   type ErrorDetector,
   type ErrorScores,
   InvalidValueError,
   type NpovInput,
+  requireNpovInput,
   validateInput,
   validateResponse,
 } from "@npov/core";
@@ -172,8 +174,8 @@ export class LikertJudge implements ErrorDetector {
    * coverage) / 4 (1 -> 1.0, 5 -> 0.0); every attribute's mean and unparsed count become features.
    * @throws UnparseableAnswersError when faithfulness or coverage has no readable rating
    */
-  async detect(input: NpovInput, response: string): Promise<ErrorScores> {
-    const ratings = await this.rate(input, response);
+  async detect(input: CheckInput, response: string): Promise<ErrorScores> {
+    const ratings = await this.rate(requireNpovInput(input, "Likert judge"), response);
     const features: Record<string, number> = {};
     for (const r of ratings) {
       if (r.mean !== undefined) features[`likert.${r.attribute}.mean`] = r.mean;

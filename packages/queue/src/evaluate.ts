@@ -3,7 +3,7 @@
  * detectors that return them, so AUCs, curves and thresholds come from the same code as an evaluation that
  * runs the detectors directly, and are bit-identical to it.
  */
-import type { ErrorDetector, ErrorScores, NpovExample } from "@npov/core";
+import type { CheckInput, ErrorDetector, ErrorScores, NpovExample } from "@npov/core";
 import { type EvaluateOptions, type EvaluationResult, evaluate } from "@npov/eval";
 import { AllExamplesFailedError } from "./errors.js";
 import type { ScoredRun } from "./run.js";
@@ -33,7 +33,7 @@ export function replayDetectors(
 }
 
 /** The evidence fields an evaluation of `dataset` needs: word maps only when some example has word labels. */
-export function evaluationFields(dataset: readonly NpovExample[]): ScoreField[] {
+export function evaluationFields(dataset: readonly NpovExample<CheckInput>[]): ScoreField[] {
   return dataset.some((e) => e.wordLabels !== undefined) ? ["words"] : [];
 }
 
@@ -48,7 +48,7 @@ export interface ScoredEvaluation {
  * `dataset[i]`). Failed examples are left out and returned. @throws AllExamplesFailedError
  */
 export async function evaluateScored(
-  dataset: readonly NpovExample[],
+  dataset: readonly NpovExample<CheckInput>[],
   run: ScoredRun,
   options: EvaluateOptions = {},
 ): Promise<ScoredEvaluation> {
@@ -58,11 +58,14 @@ export async function evaluateScored(
   const scored = run.items.filter((i): i is ScoredItem => !isFailedItem(i));
   const first = failed[0];
   if (scored.length === 0 && first !== undefined) throw new AllExamplesFailedError(failed.length, first.error);
-  const examples = scored.map((i) => dataset[i.index] as NpovExample);
+  const examples = scored.map((i) => dataset[i.index] as NpovExample<CheckInput>);
   const detectors = replayDetectors(
     run.detectors,
     run.detectors.map((_, d) =>
-      scored.map((i) => ({ response: (dataset[i.index] as NpovExample).response, scores: i.scores[d] as ErrorScores })),
+      scored.map((i) => ({
+        response: (dataset[i.index] as NpovExample<CheckInput>).response,
+        scores: i.scores[d] as ErrorScores,
+      })),
     ),
   );
   return { result: await evaluate(examples, detectors, options), failed };

@@ -3,7 +3,7 @@
  * (hallucination = 1 - precision) and recall per perspective (coverage = 1 - the minimum), with word
  * maps that say which response words are unsupported and which argument words are uncovered.
  */
-import { type NpovInput, type Term, validateInput, validateResponse } from "@npov/core";
+import { type CheckInput, groundingOf, type Term, validateResponse } from "@npov/core";
 import { requireContent } from "./content.js";
 import { clippedOverlapUnchecked as clippedOverlap, countTermsUnchecked as countTerms } from "./score.js";
 import { checkTokenizeOptions, type TokenizeOptions, tokenize } from "./tokenize.js";
@@ -55,13 +55,15 @@ export interface PerspectiveRecall {
 /** Everything the ROUGE detector computes for one (input, response) pair. */
 export interface RougeResult {
   method: "rouge";
+  /** What the response was checked against: NPOV arguments, or plain sources (perspectives = sources). */
+  kind?: "npov" | "sources";
   /** Example-level hallucination score, 1 - precision, in [0, 1]. */
   hallucination: number;
   /** Example-level coverage-error score, 1 - recall, in [0, 1]. */
   coverage: number;
   /** Fraction of response words matched in the union of given argument words. */
   precision: number;
-  /** Minimum over perspectives of the perspective recall. */
+  /** Minimum over perspectives of the perspective recall (sources: recall of all source words together). */
   recall: number;
   /** Label of the perspective that gives the minimum recall. */
   weakestPerspective: string;
@@ -86,17 +88,21 @@ export type RougeDetectorOptions = TokenizeOptions;
  * scored: it is refused with `NOTHING_TO_SCORE` rather than called clean.
  * @throws NpovError on invalid input or options; NothingToScoreError as above
  */
-export function rougeDetector(input: NpovInput, response: string, options: RougeDetectorOptions = {}): RougeResult {
-  const clean = validateInput(input);
+export function rougeDetector(input: CheckInput, response: string, options: RougeDetectorOptions = {}): RougeResult {
+  const clean = groundingOf(input);
   const text = validateResponse(response);
   checkTokenizeOptions(options);
   const what = "no content word (only stop words, or nothing the tokenizer keeps)";
   const responseTerms = requireContent(tokenize(text, options), "response", what);
   const responseCounts = countTerms(responseTerms.map((t) => t.term));
 
+  // A curated argument without content words is a mistake in the input; a source sentence without any
+  // ("Yes, indeed.") simply has nothing to support or cover.
   const argumentTerms = clean.perspectives.map((p, k) =>
     p.arguments.map((a, j) =>
-      requireContent(tokenize(a.text, options), `input.perspectives[${k}].arguments[${j}]`, what),
+      clean.kind === "sources"
+        ? tokenize(a.text, options)
+        : requireContent(tokenize(a.text, options), `input.perspectives[${k}].arguments[${j}]`, what),
     ),
   );
 
@@ -153,12 +159,17 @@ export function rougeDetector(input: NpovInput, response: string, options: Rouge
 
   let weakest = perspectives[0] as PerspectiveRecall;
   for (const p of perspectives) if (p.recall < weakest.recall) weakest = p;
+  // Sources: recall over every source word together (an answer draws on some documents, not each one).
+  const matchedAll = perspectives.reduce((n, p) => n + p.matched, 0);
+  const totalAll = perspectives.reduce((n, p) => n + p.total, 0);
+  const recall = clean.kind === "sources" ? (totalAll === 0 ? 1 : matchedAll / totalAll) : weakest.recall;
   return {
     method: "rouge",
+    kind: clean.kind,
     hallucination: 1 - precision,
-    coverage: 1 - weakest.recall,
+    coverage: 1 - recall,
     precision,
-    recall: weakest.recall,
+    recall,
     weakestPerspective: weakest.label,
     perspectives,
     words,

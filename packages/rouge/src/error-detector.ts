@@ -1,17 +1,19 @@
 /** The ROUGE detector as a generic {@link ErrorDetector} with evidence and features. */
 import {
+  type CheckInput,
   type ErrorDetector,
   type ErrorScores,
+  groundingOf,
   InvalidValueError,
   maxOf,
   minOf,
-  type NpovInput,
   rankUncoveredArguments,
   requireArray,
   requireNumber,
   requireRecord,
   requireText,
   type WordScores,
+  withUnitOrigins,
 } from "@npov/core";
 import { type RougeDetectorOptions, type RougeResult, rougeDetector } from "./detector.js";
 import { checkTokenizeOptions } from "./tokenize.js";
@@ -99,6 +101,9 @@ export function rougeErrorDetector(options: RougeDetectorOptions = {}, name = "r
   requireText(name, "name");
   return {
     name,
-    detect: (input: NpovInput, response: string) => rougeErrorScores(rougeDetector(input, response, options)),
+    detect: (input: CheckInput, response: string) => {
+      const g = groundingOf(input);
+      return withUnitOrigins(g, rougeErrorScores(rougeDetector(g, response, options)));
+    },
   };
 }

@@ -13,21 +13,21 @@
  *   (1 - soft precision); coverage = 1 - the least-covered argument's coverage (min per perspective).
  */
 import {
+  type CheckInput,
   contentTerms,
   type ErrorDetector,
   type ErrorScores,
+  groundingOf,
   InputTooLargeError,
   InvalidValueError,
   maxOf,
   minOf,
-  type NpovInput,
   rankUncoveredArguments,
   requireNumber,
   requireRecord,
   type StopwordOption,
   splitSentences,
   type Term,
-  validateInput,
   validateResponse,
 } from "@npov/core";
 import { PairTable, requireContent, termsBySentence } from "./content.js";
@@ -302,16 +302,21 @@ function requireSoftMatcher(matcher: unknown): SoftMatcher {
 }
 
 /** Validated input, response, terms and a work meter for one soft/align check (see limits.ts). */
-function prepare(input: NpovInput, response: string, matcher: SoftMatcher, limits: AlignmentLimits) {
-  const clean = validateInput(input);
+function prepare(input: CheckInput, response: string, matcher: SoftMatcher, limits: AlignmentLimits) {
+  const clean = groundingOf(input);
   const text = validateResponse(response);
   requireSoftMatcher(matcher);
   const lim = resolveLimits(limits);
   checkInputSize(clean, text, lim);
   const stop = matcher.options.stopwords;
   const resp = requireContent(terms(text, stop), "response");
+  // A source sentence without content words has nothing to support or cover; a curated argument must have some.
   const args = clean.perspectives.map((p, k) =>
-    p.arguments.map((a, j) => requireContent(terms(a.text, stop), `input.perspectives[${k}].arguments[${j}]`)),
+    p.arguments.map((a, j) =>
+      clean.kind === "sources"
+        ? terms(a.text, stop)
+        : requireContent(terms(a.text, stop), `input.perspectives[${k}].arguments[${j}]`),
+    ),
   );
   let argumentWords = 0;
   for (const side of args) for (const a of side) argumentWords += a.length;
@@ -340,7 +345,7 @@ const terms = (text: string, stopwords: StopwordOption | undefined) =>
  * words; InputTooLargeError beyond the limits of limits.ts (`limits` overrides them)
  */
 export function softRouge(
-  input: NpovInput,
+  input: CheckInput,
   response: string,
   matcher = new SoftMatcher(),
   limits: AlignmentLimits = {},
@@ -413,7 +418,7 @@ export interface AlignmentResult {
  * words; InputTooLargeError beyond the limits of limits.ts (`limits` overrides them)
  */
 export function alignResponse(
-  input: NpovInput,
+  input: CheckInput,
   response: string,
   matcher = new SoftMatcher(),
   limits: AlignmentLimits = {},
@@ -495,7 +500,7 @@ export function softErrorDetector(matcher = new SoftMatcher(), limits: Alignment
   resolveLimits(limits);
   return {
     name: "soft",
-    detect(input: NpovInput, response: string): ErrorScores {
+    detect(input: CheckInput, response: string): ErrorScores {
       const r = softRouge(input, response, matcher, limits);
       return {
         hallucination: r.hallucination,
@@ -523,7 +528,7 @@ export function alignErrorDetector(matcher = new SoftMatcher(), limits: Alignmen
   resolveLimits(limits);
   return {
     name: "align",
-    detect(input: NpovInput, response: string): ErrorScores {
+    detect(input: CheckInput, response: string): ErrorScores {
       const r = alignResponse(input, response, matcher, limits);
       return {
         hallucination: r.hallucination,

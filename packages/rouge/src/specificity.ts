@@ -151,8 +151,9 @@ export class Specificity {
     if (table !== undefined) checkTable(table, "table");
     // Only the query and topic are read.
     const debate = requireRecord(input, "input", "an input {topic, query, ...}");
-    requireText(debate.query, "input.query");
-    requireText(debate.topic, "input.topic");
+    // A sources input may have no query and untitled sources: "" (no words to discount).
+    if (typeof debate.query !== "string") requireText(debate.query, "input.query");
+    if (typeof debate.topic !== "string") requireText(debate.topic, "input.topic");
     requireRecord(options, "options", "an object {queryDiscount?}");
     if (options.queryDiscount !== undefined) requireNumber(options.queryDiscount, "options.queryDiscount", { min: 0 });
     this.queryStems = new Set(contentTerms(`${input.query} ${input.topic}`).map((t) => t.term));

@@ -21,21 +21,21 @@
  *    models/npov-support) when one is given, else 1 - the least support and 1 - the least coverage.
  */
 import {
+  type CheckInput,
   contentTerms,
   describe,
   type ErrorDetector,
   type ErrorScores,
+  groundingOf,
   InvalidValueError,
   maxOf,
   minOf,
   NotTextError,
-  type NpovInput,
   requireArray,
   requireNumber,
   requireRecord,
   splitSentences,
   type Term,
-  validateInput,
   validateResponse,
 } from "@npov/core";
 import { applyCombiner, checkSupportCombiner, defaultSupportCombiner, type SupportCombiner } from "./combiner.js";
@@ -299,8 +299,8 @@ function checkSupportOptions(options: unknown): SupportOptions {
  * @throws NpovError on invalid input or options; NothingToScoreError when the response or an argument has
  * only stop words; InputTooLargeError beyond the limits of limits.ts (`options.limits` overrides them)
  */
-export function supportResponse(input: NpovInput, response: string, options: SupportOptions = {}): SupportResult {
-  const clean = validateInput(input);
+export function supportResponse(input: CheckInput, response: string, options: SupportOptions = {}): SupportResult {
+  const clean = groundingOf(input);
   const text = validateResponse(response);
   checkSupportOptions(options);
   const limits = resolveLimits(options.limits);
@@ -315,7 +315,10 @@ export function supportResponse(input: NpovInput, response: string, options: Sup
       k,
       j,
       text: a.text,
-      terms: requireContent(contentTerms(a.text), `input.perspectives[${k}].arguments[${j}]`),
+      terms:
+        clean.kind === "sources"
+          ? contentTerms(a.text)
+          : requireContent(contentTerms(a.text), `input.perspectives[${k}].arguments[${j}]`),
     })),
   );
   const argPool = args.flatMap((a) => a.terms);
@@ -596,7 +599,7 @@ function featuresOf(
 export function supportErrorDetector(options: SupportOptions = {}): ErrorDetector {
   return {
     name: "support",
-    detect(input: NpovInput, response: string): ErrorScores {
+    detect(input: CheckInput, response: string): ErrorScores {
       const r = supportResponse(input, response, options);
       const argumentSentences = r.sentences.filter((s) => s.role === "argument");
       return {

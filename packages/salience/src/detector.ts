@@ -29,6 +29,7 @@ import {
   withModelContext,
 } from "@npov/autograd";
 import {
+  type CheckInput,
   ContextTooLongError,
   type ErrorScores,
   generatorPromptLayout,
@@ -38,6 +39,7 @@ import {
   type NpovInput,
   rankUncoveredArguments,
   repoPath,
+  requireNpovInput,
   resolveStopwords,
   segmentWords,
   validateInput,
@@ -796,8 +798,8 @@ export class SalienceDetector {
   }
 
   /** As an ErrorDetector: scores, evidence (least-contributing arguments, least-attributed words), features. */
-  async detect(input: NpovInput, response: string): Promise<ErrorScores> {
-    const r = await this.score(input, response);
+  async detect(input: CheckInput, response: string): Promise<ErrorScores> {
+    const r = await this.score(requireNpovInput(input, "salience"), response);
     const alphas = r.words.arguments.map((w) => w.contribution);
     const betas = r.words.response.map((w) => w.attribution);
     const stat = (xs: number[], f: (a: number[]) => number) => (xs.length === 0 ? 0 : f(xs));

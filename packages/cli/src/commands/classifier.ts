@@ -6,7 +6,7 @@ import {
   trainStacked,
   tuneSoftPrompt,
 } from "@npov/classifier";
-import { checkOutputPath } from "@npov/core";
+import { checkOutputPath, requireNpovExamples } from "@npov/core";
 import { calibrateThresholds } from "@npov/eval";
 import type { Command } from "commander";
 import {
@@ -95,21 +95,26 @@ export function registerClassifier(program: Command): void {
       );
       const bar = progressBar("tuning", " loss {loss} dev AUC {auc}");
       let auc = "-";
-      const result = await tuneSoftPrompt(em, readDataset(opts.train as string), readDataset(opts.dev as string), {
-        task,
-        steps: opts.steps,
-        lr: opts.lr,
-        warmupSteps: opts.warmup,
-        batchSize: opts.batchSize,
-        evalEvery: opts.evalEvery,
-        patience: opts.patience,
-        seed: opts.seed,
-        modelName: opts.model as string,
-        onProgress: (p) => {
-          if (p.devAuc !== undefined) auc = p.devAuc.toFixed(3);
-          bar.update(p.step, p.steps, { loss: p.loss.toFixed(3), auc });
+      const result = await tuneSoftPrompt(
+        em,
+        requireNpovExamples(readDataset(opts.train as string), "train-classifier"),
+        requireNpovExamples(readDataset(opts.dev as string), "train-classifier"),
+        {
+          task,
+          steps: opts.steps,
+          lr: opts.lr,
+          warmupSteps: opts.warmup,
+          batchSize: opts.batchSize,
+          evalEvery: opts.evalEvery,
+          patience: opts.patience,
+          seed: opts.seed,
+          modelName: opts.model as string,
+          onProgress: (p) => {
+            if (p.devAuc !== undefined) auc = p.devAuc.toFixed(3);
+            bar.update(p.step, p.steps, { loss: p.loss.toFixed(3), auc });
+          },
         },
-      });
+      );
       bar.stop();
       saveSoftPrompt(opts.out as string, result.prompt);
       const summary = {

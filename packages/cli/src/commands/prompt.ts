@@ -1,4 +1,4 @@
-import { classifierPrompt, generatorPrompt } from "@npov/core";
+import { classifierPrompt, generatorPrompt, requireNpovInput } from "@npov/core";
 import type { Command } from "commander";
 import { out, outJson, readExample, readInput, UsageError } from "../util.js";
 
@@ -14,7 +14,7 @@ export function registerPrompt(program: Command): void {
       if (opts.kind === "generator") prompt = generatorPrompt(readInput(opts.input));
       else if (opts.kind === "coverage" || opts.kind === "hallucination") {
         const example = readExample(opts.input);
-        prompt = classifierPrompt(example.input, example.response, opts.kind);
+        prompt = classifierPrompt(requireNpovInput(example.input, "prompt"), example.response, opts.kind);
       } else throw new UsageError(`--kind must be generator, coverage or hallucination, got "${opts.kind}".`);
       if (opts.json) outJson({ kind: opts.kind, prompt });
       else out(prompt);

@@ -1,4 +1,4 @@
-import { checkOutputPath, writeFileAtomic } from "@npov/core";
+import { checkOutputPath, requireNpovInput, writeFileAtomic } from "@npov/core";
 import { renderSalienceHtml } from "@npov/salience";
 import type { Command } from "commander";
 import { loadSalience, salienceJson } from "../detectors.js";
@@ -30,7 +30,7 @@ export function registerSalience(program: Command): void {
       const example = readExample(opts.input);
       if (opts.html !== undefined) checkOutputPath(opts.html);
       const detector = await loadSalience(opts.model, opts.variant, opts);
-      const result = await detector.score(example.input, example.response);
+      const result = await detector.score(requireNpovInput(example.input, "salience"), example.response);
       await detector.dispose();
       if (opts.html !== undefined)
         writeFileAtomic(

@@ -10,6 +10,7 @@ import {
   openKnowledgeBase,
   pushAll,
   readExamples,
+  requireNpovExamples,
   rocAuc,
   writeFileAtomic,
 } from "@npov/core";
@@ -204,7 +205,10 @@ export function registerSupport(program: Command): void {
           templatePerTopic > 0 ? buildDataset(kb, { split: "train", seed, perTopic: templatePerTopic }) : [];
         const synthetic: NpovExample[] = [...chatbot, ...template];
         const devFiles = (opts.dev ?? "").split(",").filter((f) => f.length > 0);
-        const tune = devFiles.flatMap((f) => readExamples(f)).filter((e) => e.meta?.devSplit === "tune");
+        const tune = requireNpovExamples(
+          devFiles.flatMap((f) => readExamples(f)),
+          "train-support",
+        ).filter((e) => e.meta?.devSplit === "tune");
         const examples = [...synthetic, ...tune];
         const isTemplate = (i: number) => i >= chatbot.length && i < synthetic.length;
         const rows = examples.map(
@@ -381,7 +385,10 @@ export function registerSupportReport(program: Command): void {
           ...buildChatbotDataset(kb.split("test"), { seed, perTopic: 2, slice: "chatbot-synthetic (test topics)" }),
         );
         const devFiles = typeof opts.dev === "string" ? opts.dev.split(",").filter((f) => f.length > 0) : [];
-        for (const e of devFiles.flatMap((f) => readExamples(f))) {
+        for (const e of requireNpovExamples(
+          devFiles.flatMap((f) => readExamples(f)),
+          "support-report",
+        )) {
           const part = e.meta?.devSplit === "tune" ? "tune" : e.meta?.devSplit === "heldout" ? "heldout" : undefined;
           if (part === undefined)
             throw new UsageError(`${e.id ?? "an example"}: meta.devSplit must be tune or heldout.`);
