@@ -29,56 +29,87 @@ export type { LogisticModel };
 
 /** The stored combiner (`models/npov-support/combiner.json`). */
 export interface SupportCombiner {
-  format: "npov-support-combiner/1";
+  format: "npov-support-combiner/2";
+  /**
+   * Per sentence: the probability that it makes a claim nothing given supports, from what it says
+   * (sentenceFeatures). Its largest outputs feed the hallucination model (`support.sentenceMax`, ...).
+   */
+  sentence?: LogisticModel;
+  /** The sentence model for responses checked against plain sources (absent: `sentence` serves both). */
+  sourcesSentence?: LogisticModel;
+  /**
+   * Per sentence (NPOV inputs): the probability that it states a given argument, from what it says. Summed over
+   * the response it estimates how many arguments are stated, whatever framing surrounds them.
+   */
+  stating?: LogisticModel;
+  /** Hallucination probability of a response to an NPOV input (curated arguments). */
   hallucination: LogisticModel;
+  /** Coverage-error probability of a response to an NPOV input. */
   coverage: LogisticModel;
+  /**
+   * Hallucination probability of a response checked against plain sources (the NPOV-structure features are 0
+   * there, so it is fitted on its own data). Absent: the NPOV model scores sources too.
+   */
+  sourcesHallucination?: LogisticModel;
   /** Provenance: seed, data, command, calibration. */
   meta?: Record<string, unknown>;
 }
 
-/** Features each model reads. */
+/**
+ * Features each model may read: every one a share or bounded transform in [0, 1], "higher = more likely an
+ * error" (see supportFeatures), so weights fitted non-negative keep the score monotone.
+ */
 export const HALLUCINATION_FEATURES: readonly string[] = [
-  "support.minSupport",
-  "support.secondMinSupport",
-  "support.meanSupport",
-  "support.maxUnsupportedMass",
-  "support.secondUnsupportedMass",
-  "support.totalUnsupportedMass",
-  "support.minBestArgument",
-  "support.precision",
-  "support.maxTopicalUnsupportedMass",
-  "support.minTopicalSupport",
-  "support.unsupportedNames",
-  "support.orphans",
-  "support.maxOrphanMass",
-  "support.minOrphanSupport",
-  "support.argumentSentences",
-  "support.framingSentences",
-  "support.arguments",
-  "support.extraSentences",
-  "support.mixedBlocks",
+  "support.exactImprecision",
+  "support.sentenceMax",
+  "support.sentenceSecond",
+  "support.imprecision",
+  "support.claimImprecision",
+  "support.worstSentence",
+  "support.secondWorstSentence",
+  "support.worstMass",
+  "support.badShare",
+  "support.unsupportedName",
+  "support.worstTopical",
+  "support.worstBestArgument",
+  "support.orphanShare",
+  "support.worstOrphan",
+  "support.excessSentences",
+  "support.excessClaims",
+  "support.statedExcess",
+  "support.mixedBlockShare",
+];
+/** The hallucination features that mean something for a sources input (no NPOV structure). */
+export const SOURCES_HALLUCINATION_FEATURES: readonly string[] = [
+  "support.exactImprecision",
+  "support.worstMassAll",
+  "support.sentenceMax",
+  "support.sentenceSecond",
+  "support.imprecision",
+  "support.claimImprecision",
+  "support.worstSentence",
+  "support.secondWorstSentence",
+  "support.worstMass",
+  "support.badShare",
+  "support.unsupportedName",
+  "support.worstTopical",
 ];
 export const COVERAGE_FEATURES: readonly string[] = [
-  "support.minCoverage",
-  "support.secondMinCoverage",
-  "support.meanCoverage",
-  "support.minLocalCoverage",
-  "support.secondMinLocalCoverage",
-  "support.meanLocalCoverage",
-  "support.maxPerspectiveMinCoverage",
-  "support.minAssignedCoverage",
-  "support.unclaimedArguments",
-  "support.minClaim",
-  "support.argumentSentences",
-  "support.arguments",
-  "support.extraSentences",
-  "support.extraSwitches",
-  "support.orphans",
-  "support.maxUnsupportedMass",
-  "support.orphansTimesUncovered",
-  "support.massTimesUncovered",
-  "support.mixedBlocks",
-  "support.scatteredPerspectives",
+  "support.uncovered",
+  "support.uncoveredLocal",
+  "support.secondUncoveredLocal",
+  "support.meanUncoveredLocal",
+  "support.uncoveredAssigned",
+  "support.uncoveredShare",
+  "support.unclaimedShare",
+  "support.weakestClaim",
+  "support.weakestPerspective",
+  "support.sentenceDeficit",
+  "support.statedDeficit",
+  "support.extraSwitchShare",
+  "support.scatteredShare",
+  "support.orphanUncovered",
+  "support.massUncovered",
 ];
 
 function feature(features: Record<string, number>, name: string): number {
@@ -94,14 +125,26 @@ export function predictLogistic(model: LogisticModel, features: Record<string, n
   return logisticProbability(model, (name) => feature(features, name));
 }
 
-/** Both probabilities. @throws InvalidValueError for a bad combiner or a missing feature */
+/** The sentence model of a combiner for inputs of `kind` (undefined when it has none). */
+export function sentenceModelOf(combiner: SupportCombiner, kind: "npov" | "sources"): LogisticModel | undefined {
+  return kind === "sources" ? (combiner.sourcesSentence ?? combiner.sentence) : combiner.sentence;
+}
+
+/**
+ * Both probabilities for a response to an input of `kind` (default "npov"; "sources" uses the sources model when
+ * the combiner has one). @throws InvalidValueError for a bad combiner or a missing feature
+ */
 export function applyCombiner(
   combiner: SupportCombiner,
   features: Record<string, number>,
+  kind: "npov" | "sources" = "npov",
 ): { hallucination: number; coverage: number } {
   checkSupportCombiner(combiner);
+  if (kind !== "npov" && kind !== "sources") throw new InvalidValueError("kind", 'must be "npov" or "sources".');
+  const hallucination =
+    kind === "sources" ? (combiner.sourcesHallucination ?? combiner.hallucination) : combiner.hallucination;
   return {
-    hallucination: predictLogistic(combiner.hallucination, features),
+    hallucination: predictLogistic(hallucination, features),
     coverage: predictLogistic(combiner.coverage, features),
   };
 }
@@ -139,6 +182,12 @@ export interface FitOptions {
   seed?: number;
   /** Per-row weights (default 1 each), e.g. to balance hand-labelled rows against synthetic ones. */
   weights?: readonly number[];
+  /**
+   * Keep every weight >= 0 (default false): with features oriented "higher = worse", the probability then
+   * never falls when a feature rises. Fitted by active sets: the most negative weight is fixed at 0 and the
+   * rest refitted until none is negative.
+   */
+  nonNegative?: boolean;
 }
 
 /**
@@ -165,6 +214,34 @@ export function fitLogistic(
     requireNumber(options.iterations, "options.iterations", { min: 1, max: 10_000, integer: true });
   if (options.seed !== undefined) requireNumber(options.seed, "options.seed", { integer: true });
   if (options.weights !== undefined) requireArray(options.weights, "options.weights", "an array of numbers");
+  if (options.nonNegative !== undefined && typeof options.nonNegative !== "boolean")
+    throw new InvalidValueError("options.nonNegative", "must be true or false.");
+  if (options.nonNegative === true) {
+    let active = [...names];
+    for (;;) {
+      const model = fitLogistic(rows, labels, active, { ...options, nonNegative: false });
+      let worst = -1;
+      model.weights.forEach((w, i) => {
+        if (w < 0 && (worst < 0 || w < (model.weights[worst] as number))) worst = i;
+      });
+      if (worst < 0) {
+        // Features held at 0 keep their place (weight 0, neutral standardization) so the model lists them all.
+        const at = new Map(active.map((n, i) => [n, i]));
+        const pick = (xs: readonly number[], name: string, fallback: number) => {
+          const i = at.get(name);
+          return i === undefined ? fallback : (xs[i] as number);
+        };
+        return {
+          features: [...names],
+          mean: names.map((n) => pick(model.mean, n, 0)),
+          std: names.map((n) => pick(model.std, n, 1)),
+          weights: names.map((n) => pick(model.weights, n, 0)),
+          bias: model.bias,
+        };
+      }
+      active = active.filter((_, i) => i !== worst);
+    }
+  }
   if (rows.length === 0 || rows.length !== labels.length)
     throw new InvalidValueError("rows", "need one label per row and at least one row.");
   if (labels.every((l) => l) || labels.every((l) => !l))
@@ -237,6 +314,8 @@ export interface CrossValidationOptions {
   iterations?: number;
   /** Weights of one fold's training rows, given their indices (default 1 each). */
   weights?: (trainingRows: readonly number[]) => readonly number[];
+  /** Fit with non-negative weights ({@link FitOptions.nonNegative}). */
+  nonNegative?: boolean;
 }
 
 /** Out-of-fold predictions of {@link crossValidateLogistic}. */
@@ -303,6 +382,7 @@ export function crossValidateLogistic(
         ...(options.l2 === undefined ? {} : { l2: options.l2 }),
         ...(options.iterations === undefined ? {} : { iterations: options.iterations }),
         ...(weights === undefined ? {} : { weights }),
+        ...(options.nonNegative === undefined ? {} : { nonNegative: options.nonNegative }),
       },
     );
     for (const i of scored)
@@ -378,7 +458,7 @@ export function calibrationReport(
   return { n, brier, bins: table, ece };
 }
 
-const FORMAT = "npov-support-combiner/1";
+const FORMAT = "npov-support-combiner/2";
 
 /** Save a combiner as JSON, atomically. @throws NotTextError, InvalidValueError, FileWriteError */
 export function saveSupportCombiner(file: string, combiner: SupportCombiner): void {
@@ -411,9 +491,15 @@ export function checkSupportCombiner(value: unknown, path = "combiner"): Support
   if (typeof value !== "object" || value === null || Array.isArray(value))
     throw new InvalidValueError(path, "must be a support combiner {format, hallucination, coverage}.");
   const c = value as Partial<SupportCombiner>;
-  if (c.format !== FORMAT) throw new InvalidValueError(`${path}.format`, `must be "${FORMAT}".`);
+  if (c.format !== FORMAT)
+    throw new InvalidValueError(
+      `${path}.format`,
+      `must be "${FORMAT}"${(c.format as unknown) === "npov-support-combiner/1" ? " (a /1 combiner reads features support no longer computes: retrain it with npov train-support)" : ""}.`,
+    );
   checkLogisticModel(c.hallucination, `${path}.hallucination`);
   checkLogisticModel(c.coverage, `${path}.coverage`);
+  for (const key of ["sourcesHallucination", "sentence", "sourcesSentence", "stating"] as const)
+    if (c[key] !== undefined) checkLogisticModel(c[key], `${path}.${key}`);
   return c as SupportCombiner;
 }
 
@@ -422,11 +508,23 @@ export function loadSupportCombiner(file: string): SupportCombiner {
   if (typeof file !== "string") throw new NotTextError("file", file);
   const raw = (readJsonFile(file) ?? {}) as Partial<SupportCombiner>;
   if (raw.format !== FORMAT)
-    throw new FileFormatError([{ file, line: undefined, field: "format", message: `expected "${FORMAT}"` }]);
+    throw new FileFormatError([
+      {
+        file,
+        line: undefined,
+        field: "format",
+        message: `expected "${FORMAT}"${(raw.format as unknown) === "npov-support-combiner/1" ? " (a /1 combiner reads features support no longer computes: retrain it with npov train-support)" : ""}`,
+      },
+    ]);
   return {
     format: FORMAT,
     hallucination: checkModel(raw.hallucination, file, "hallucination"),
     coverage: checkModel(raw.coverage, file, "coverage"),
+    ...Object.fromEntries(
+      (["sourcesHallucination", "sentence", "sourcesSentence", "stating"] as const)
+        .filter((key) => raw[key] !== undefined)
+        .map((key) => [key, checkModel(raw[key], file, key)]),
+    ),
     ...(raw.meta === undefined ? {} : { meta: raw.meta }),
   };
 }

@@ -93,7 +93,9 @@ export function rougeDetector(input: CheckInput, response: string, options: Roug
   const text = validateResponse(response);
   checkTokenizeOptions(options);
   const what = "no content word (only stop words, or nothing the tokenizer keeps)";
-  const responseTerms = requireContent(tokenize(text, options), "response", what);
+  // A response of stop words only ("No.", "It was.") states nothing word overlap can check: precision 1 (nothing
+  // unsupported), recall 0 (nothing covered). A curated argument without content words stays an input error.
+  const responseTerms = tokenize(text, options);
   const responseCounts = countTerms(responseTerms.map((t) => t.term));
 
   // A curated argument without content words is a mistake in the input; a source sentence without any

@@ -1,9 +1,9 @@
 /**
- * Sentence roles. A response sentence is a **framing** sentence (an opening that reframes the question, a
- * discourse sentence such as "Critics raise several objections.", a closing) when it carries no content
- * beyond the query, the topic and discourse words (its remaining words, weighted by specificity, add up to
- * less than a threshold), or when it opens or closes the response without mostly restating arguments.
- * Every other sentence is an **argument** sentence, and only those are scored for hallucination.
+ * Sentence roles. A response sentence is a **framing** sentence (an opening that restates the question, a
+ * discourse sentence such as "Critics raise several objections.", a closing that weighs the sides) when it
+ * carries no content beyond the query, the topic and discourse words: its remaining words, weighted by
+ * specificity, add up to less than a threshold. Every other sentence -- wherever it stands -- makes a claim
+ * (an **argument** sentence) and is checked for support.
  */
 import {
   describe,
@@ -307,49 +307,105 @@ export type SentenceRole = "framing" | "argument";
 export interface RoleOptions {
   /** Specificity mass of the non-discourse, non-query words at which a sentence argues (default 1.0). */
   threshold?: number;
-  /** The sentence is the response's first or last (of three or more). */
-  edge?: boolean;
-  /** Specificity-weighted support an edge sentence needs to count as an argument (default 0.75). */
-  edgeSupport?: number;
 }
 
 /**
- * The role of a sentence from its content words, each with its specificity `weight`, its `support` in the
- * arguments and whether it is a query/topic word: a sentence whose words other than discourse, query and
- * topic words weigh less than `threshold` in all is framing; so is an opening or closing (`edge`) whose
- * words are not mostly supported; any other sentence argues.
+ * The role of a sentence from what it says -- never from where it stands: a sentence whose content words
+ * other than discourse, query and topic words weigh less than `threshold` in specificity is framing (an
+ * opening that restates the question, "Critics raise several objections.", a closing that weighs the sides
+ * in general words); any other sentence makes a claim and is checked, first, last or only.
  */
 export function sentenceRole(
-  words: ReadonlyArray<{ term: Term; weight: number; inQuery: boolean; support: number }>,
+  words: ReadonlyArray<{ term: Term; weight: number; inQuery: boolean }>,
   options: RoleOptions = {},
 ): SentenceRole {
-  requireArray(words, "words", "an array of {term, weight, inQuery, support}").forEach((w, i) => {
-    const x = requireRecord(w, `words[${i}]`, "a word {term, weight, inQuery, support}");
+  requireArray(words, "words", "an array of {term, weight, inQuery}").forEach((w, i) => {
+    const x = requireRecord(w, `words[${i}]`, "a word {term, weight, inQuery}");
     isDiscourseTerm(x.term as Term);
     requireNumber(x.weight, `words[${i}].weight`, { min: 0 });
-    requireNumber(x.support, `words[${i}].support`, { min: 0, max: 1 });
     if (typeof x.inQuery !== "boolean") throw new InvalidValueError(`words[${i}].inQuery`, "must be true or false.");
   });
   requireRecord(options, "options", "an object of role options");
   if (options.threshold !== undefined) requireNumber(options.threshold, "options.threshold", { min: 0 });
-  if (options.edgeSupport !== undefined) requireNumber(options.edgeSupport, "options.edgeSupport", { min: 0, max: 1 });
-  if (options.edge !== undefined && typeof options.edge !== "boolean")
-    throw new InvalidValueError("options.edge", "must be true or false.");
   const threshold = options.threshold ?? 1.0;
   let mass = 0;
-  let content = 0;
-  let supported = 0;
-  for (const w of words)
-    if (!isDiscourseTerm(w.term)) {
-      content += w.weight;
-      supported += w.weight * w.support;
-      if (!w.inQuery) mass += w.weight;
-    }
-  if (mass < threshold) return "framing";
-  // An opening or a closing is framing unless it plainly states an argument: chatbot responses open by
-  // reframing the question and close by weighing the sides, with the arguments in between.
-  if (options.edge === true && supported < (options.edgeSupport ?? 0.75) * content) return "framing";
-  return "argument";
+  for (const w of words) if (!isDiscourseTerm(w.term) && !w.inQuery) mass += w.weight;
+  return mass < threshold ? "framing" : "argument";
+}
+
+/**
+ * Words that talk about the debate itself rather than argue in it ("is contested", "divides communities",
+ * "comes down to", "where one stands depends on"): the mark of a framing sentence by what it says. Plain
+ * words; matched by stem.
+ */
+export const DEBATE_META_WORDS: readonly string[] = [
+  "answer",
+  "balance",
+  "camps",
+  "case",
+  "comes",
+  "complex",
+  "concern",
+  "consensus",
+  "contested",
+  "controversial",
+  "controversy",
+  "debate",
+  "debated",
+  "depends",
+  "disagree",
+  "disagreement",
+  "divide",
+  "divided",
+  "divisive",
+  "issue",
+  "lands",
+  "matter",
+  "nuanced",
+  "opinion",
+  "opinions",
+  "perspective",
+  "perspectives",
+  "point",
+  "priorities",
+  "question",
+  "remains",
+  "settled",
+  "side",
+  "sides",
+  "split",
+  "stake",
+  "tension",
+  "trade",
+  "ultimately",
+  "unsettled",
+  "values",
+  "views",
+  "weigh",
+];
+
+const DEBATE_META = new Set(DEBATE_META_WORDS.map((w) => porterStem(w)));
+
+/** True when a word talks about the debate itself (see {@link DEBATE_META_WORDS}; any case or inflection). */
+export function isDebateMetaWord(word: string): boolean {
+  if (typeof word !== "string") throw new NotTextError("word", word);
+  return DEBATE_META.has(porterStem(word.toLowerCase()));
+}
+
+/** Hedges: a sentence that holds one makes no firm claim of its own ("may", "probably", "depends on"). */
+const HEDGE_RE =
+  /(?<![\p{L}\p{N}])(?:may|might|probably|perhaps|likely|usually|often|tends?|depends?|varies|vary|remains?|whether|ultimately)(?![\p{L}\p{N}])/iu;
+
+/** True when a sentence hedges (see HEDGE_RE: may, might, probably, perhaps, depends, whether, ...). */
+export function isHedged(sentence: string): boolean {
+  if (typeof sentence !== "string") throw new NotTextError("sentence", sentence);
+  return HEDGE_RE.test(sentence);
+}
+
+/** True when a sentence asks rather than asserts (ends with a question mark, closing quotes aside). */
+export function isQuestion(sentence: string): boolean {
+  if (typeof sentence !== "string") throw new NotTextError("sentence", sentence);
+  return /[?？]\s*["'”’»)\]]*\s*$/u.test(sentence);
 }
 
 /**

@@ -309,7 +309,8 @@ function prepare(input: CheckInput, response: string, matcher: SoftMatcher, limi
   const lim = resolveLimits(limits);
   checkInputSize(clean, text, lim);
   const stop = matcher.options.stopwords;
-  const resp = requireContent(terms(text, stop), "response");
+  // Stop words only: nothing to check for support, nothing covered (see rougeDetector).
+  const resp = terms(text, stop);
   // A source sentence without content words has nothing to support or cover; a curated argument must have some.
   const args = clean.perspectives.map((p, k) =>
     p.arguments.map((a, j) =>

@@ -38,12 +38,28 @@ import {
   type Term,
   validateResponse,
 } from "@npov/core";
-import { applyCombiner, checkSupportCombiner, defaultSupportCombiner, type SupportCombiner } from "./combiner.js";
+import {
+  applyCombiner,
+  checkSupportCombiner,
+  defaultSupportCombiner,
+  predictLogistic,
+  type SupportCombiner,
+  sentenceModelOf,
+} from "./combiner.js";
 import { PairTable, requireContent, termsBySentence } from "./content.js";
+import { rougeDetector } from "./detector.js";
 import { maxWeightMatching } from "./hungarian.js";
 import { checkLexSim, defaultLexSim, type LexSim, lexCosineUnchecked } from "./lexsim.js";
 import { type AlignmentLimits, checkInputSize, checkSentencePairs, checkWordPairs, resolveLimits } from "./limits.js";
-import { isDiscourseTerm, opensSide, type SentenceRole, sentenceRole } from "./roles.js";
+import {
+  isDebateMetaWord,
+  isDiscourseTerm,
+  isHedged,
+  isQuestion,
+  opensSide,
+  type SentenceRole,
+  sentenceRole,
+} from "./roles.js";
 import { checkSoftMatchOptions, SoftMatcher, type SoftMatchOptions } from "./soft.js";
 import { defaultSpecificityTable, Specificity, type SpecificityTable } from "./specificity.js";
 import { loadWordNet, type WordNet } from "./wordnet.js";
@@ -157,9 +173,11 @@ export interface SupportWord {
   start: number;
   end: number;
   weight: number;
-  /** Best similarity to any argument word (1 for query/topic words), in [0, 1]. */
+  /** Best similarity to any argument (or source) word, in [0, 1]; the query supports nothing. */
   support: number;
   discourse: boolean;
+  /** A word of the query or topic: part of no sentence's claim (restating the question claims nothing). */
+  query: boolean;
 }
 
 /** One response sentence with its role and support. */
@@ -168,9 +186,9 @@ export interface SupportSentence {
   start: number;
   end: number;
   role: SentenceRole;
-  /** Specificity-weighted share of its (non-discourse) words matched in the arguments. */
+  /** Specificity-weighted share of its claim words (neither discourse nor query words) matched in the arguments. */
   support: number;
-  /** Specificity mass of its unmatched words. */
+  /** Specificity mass of its unmatched claim words. */
   unsupportedMass: number;
   /** The argument that supports it best, with that argument's share alone. */
   bestArgument?: { perspective: number; argument: number; support: number };
@@ -189,6 +207,15 @@ export interface SupportSentence {
   /** Index of its side block: a sentence opening with a side cue ("However", "Critics", ...) starts the next. */
   side: number;
   words: SupportWord[];
+  /**
+   * What it says, as the sentence model reads it ({@link sentenceFeatures}): support, unsupported mass,
+   * discourse and debate-meta words, hedges, questions -- never where it stands.
+   */
+  features: Record<string, number>;
+  /** Probability that it makes a claim nothing given supports (the combiner's sentence model), when one is given. */
+  probability?: number;
+  /** Probability that it states a given argument (the combiner's stating model; NPOV inputs), when one is given. */
+  stating?: number;
 }
 
 /** One given argument with its coverage. */
@@ -215,6 +242,8 @@ export interface SupportArgument {
 /** What {@link supportResponse} computes. */
 export interface SupportResult {
   method: "support";
+  /** What the response was checked against. */
+  kind: "npov" | "sources";
   hallucination: number;
   coverage: number;
   sentences: SupportSentence[];
@@ -322,14 +351,16 @@ export function supportResponse(input: CheckInput, response: string, options: Su
     })),
   );
   const argPool = args.flatMap((a) => a.terms);
-  const respTerms = requireContent(contentTerms(text), "response");
+  // Stop words only: no claim to check, nothing covered (see rougeDetector).
+  const respTerms = contentTerms(text);
   checkWordPairs(respTerms.length, argPool.length, limits);
   const meter = limits.meter;
   const pairs = new PairTable((r, a) => matcher.pairWeight(r, a), respTerms, argPool);
-  // Per response word: its weight and best match in the arguments (query/topic words count as matched).
+  // Per response word: its weight and best match in the arguments or sources. The query supports nothing: its
+  // words are matched in the grounding like any other (and left out of a sentence's claim, see below).
   const wordInfo = respTerms.map((t) => {
     const discourse = isDiscourseTerm(t);
-    let best = spec.inQuery(t) ? 1 : 0;
+    let best = 0;
     for (const p of argPool) {
       if (best === 1) break;
       best = Math.max(best, pairs.get(t, p));
@@ -343,16 +374,17 @@ export function supportResponse(input: CheckInput, response: string, options: Su
   const wordsBySentence = termsBySentence(wordInfo, split, (w) => w.term);
   const sentences: SupportSentence[] = split.map((s, index) => {
     const words = wordsBySentence[index] as typeof wordInfo;
-    const content = words.filter((w) => !w.discourse);
+    // A sentence's claim: its words beyond discourse and query words. Restating the question claims nothing;
+    // query words next to new content do not make that content supported.
+    const claim = words.filter((w) => !w.discourse && !w.inQuery);
     const role = sentenceRole(words, {
       ...(options.roleThreshold === undefined ? {} : { threshold: options.roleThreshold }),
-      edge: split.length >= 3 && (index === 0 || index === split.length - 1),
     });
-    const total = sum(content.map((w) => w.weight));
-    const support = total === 0 ? 1 : sum(content.map((w) => w.weight * w.support)) / total;
-    const unsupportedMass = sum(content.map((w) => w.weight * (1 - w.support)));
+    const total = sum(claim.map((w) => w.weight));
+    const support = total === 0 ? 1 : sum(claim.map((w) => w.weight * w.support)) / total;
+    const unsupportedMass = sum(claim.map((w) => w.weight * (1 - w.support)));
     let bestArgument: SupportSentence["bestArgument"];
-    const shares = role === "argument" ? args.map((a) => weightedMatch(content, a.terms, pairs.get)) : [];
+    const shares = role === "argument" ? args.map((a) => weightedMatch(claim, a.terms, pairs.get)) : [];
     shares.forEach((share, i) => {
       const a = args[i] as (typeof args)[number];
       if (bestArgument === undefined || share > bestArgument.support)
@@ -366,7 +398,7 @@ export function supportResponse(input: CheckInput, response: string, options: Su
       end: s.end,
       role,
       orphan: false,
-      topical: content.some((w) => w.inQuery || w.support >= 0.7),
+      topical: words.some((w) => !w.discourse && (w.inQuery || w.support >= 0.7)),
       unsupportedNames: words.filter(
         (w) =>
           w.support < 0.7 && (/\p{N}/u.test(w.term.text) || (w.term.start > s.start && /^\p{Lu}/u.test(w.term.text))),
@@ -375,6 +407,7 @@ export function supportResponse(input: CheckInput, response: string, options: Su
       unsupportedMass,
       side,
       ...(bestArgument === undefined ? {} : { bestArgument }),
+      features: {},
       words: words.map((w) => ({
         text: w.term.text,
         start: w.term.start,
@@ -382,6 +415,7 @@ export function supportResponse(input: CheckInput, response: string, options: Su
         weight: w.weight,
         support: w.support,
         discourse: w.discourse,
+        query: w.inQuery,
       })),
     };
   });
@@ -450,24 +484,60 @@ export function supportResponse(input: CheckInput, response: string, options: Su
   });
   for (const s of argumentSentences)
     s.orphan = !argumentsOut.some((a) => a.span !== undefined && a.span.start <= s.start && s.end <= a.span.end);
-  const features = featuresOf(sentences, argumentsOut, clean.perspectives.length);
   const combiner = options.combiner === null ? undefined : (options.combiner ?? defaultSupportCombiner());
-  const fallback = {
-    hallucination: 1 - (features["support.minSupport"] as number),
-    coverage: 1 - (features["support.minLocalCoverage"] as number),
-  };
-  const scores = combiner === undefined ? fallback : applyCombiner(combiner, features);
-  return { method: "support", ...scores, sentences, arguments: argumentsOut, features };
+  const sentenceModel = combiner === undefined ? undefined : sentenceModelOf(combiner, clean.kind);
+  const statingModel = clean.kind === "npov" ? combiner?.stating : undefined;
+  for (const s of sentences) {
+    s.features = sentenceFeatures(s);
+    if (sentenceModel !== undefined) s.probability = predictLogistic(sentenceModel, s.features);
+    if (statingModel !== undefined) s.stating = predictLogistic(statingModel, s.features);
+  }
+  const exactPrecision = rougeDetector(clean, text).precision;
+  const features = featuresOf(sentences, argumentsOut, clean.perspectives.length, {
+    kind: clean.kind,
+    exactPrecision,
+  });
+  const scores =
+    combiner === undefined
+      ? {
+          hallucination: features["support.worstSentence"] as number,
+          coverage: features["support.uncoveredLocal"] as number,
+        }
+      : applyCombiner(combiner, features, clean.kind);
+  // Sources: coverage is the share of the sources' content the response leaves out (optional for this shape:
+  // an answer need not restate every retrieved sentence), not a learned probability.
+  if (clean.kind === "sources") scores.coverage = sourcesUncovered(argumentsOut);
+  return { method: "support", kind: clean.kind, ...scores, sentences, arguments: argumentsOut, features };
 }
 
-/** The combiner's inputs: distributions of sentence support and argument coverage, and role counts. */
+/** Specificity-weighted share of the source units' content words the response leaves out. */
+function sourcesUncovered(args: readonly SupportArgument[]): number {
+  let total = 0;
+  let covered = 0;
+  for (const a of args)
+    for (const w of a.words) {
+      total += w.weight;
+      covered += w.weight * w.match;
+    }
+  return total === 0 ? 0 : 1 - covered / total;
+}
+
+/**
+ * The combiner's inputs (see {@link SupportResult.features}): shares and bounded distributions of sentence
+ * support and argument coverage. @throws InvalidValueError for parts not shaped as supportResponse returns them
+ */
 export function supportFeatures(
   sentences: readonly SupportSentence[],
   args: readonly SupportArgument[],
   perspectives: number,
+  context: SupportFeatureContext = {},
 ): Record<string, number> {
   checkFeatureParts(sentences, args, perspectives);
-  return featuresOf(sentences, args, perspectives);
+  requireRecord(context, "context", "an object {kind?, exactPrecision?}");
+  if (context.kind !== undefined && context.kind !== "npov" && context.kind !== "sources")
+    throw new InvalidValueError("context.kind", 'must be "npov" or "sources".');
+  if (context.exactPrecision !== undefined) requireNumber(context.exactPrecision, "context.exactPrecision", unit);
+  return featuresOf(sentences, args, perspectives, context);
 }
 
 const unit = { min: 0, max: 1 };
@@ -514,28 +584,111 @@ function checkFeatureParts(sentences: unknown, args: unknown, perspectives: unkn
   });
 }
 
+/** Names of the sentence model's inputs ({@link sentenceFeatures}). */
+export const SENTENCE_FEATURES: readonly string[] = [
+  "sentence.unsupported",
+  "sentence.unsupportedAll",
+  "sentence.unsupportedMass",
+  "sentence.worstWord",
+  "sentence.discourseShare",
+  "sentence.queryShare",
+  "sentence.unsupportedName",
+  "sentence.unexplained",
+  "sentence.orphan",
+  "sentence.offTopic",
+  "sentence.claimMass",
+  "sentence.inexact",
+  "sentence.meta",
+  "sentence.metaShare",
+  "sentence.question",
+  "sentence.hedged",
+];
+
+/**
+ * What one sentence says, for the sentence model: shares and bounded masses in [0, 1] read from its words and
+ * its relation to the arguments or sources -- never its position, so a claim is judged the same first, middle
+ * or last. @throws InvalidValueError for a sentence not shaped as supportResponse returns it
+ */
+export function sentenceFeatures(sentence: SupportSentence): Record<string, number> {
+  const x = requireRecord(sentence, "sentence", "a support sentence (supportResponse)");
+  requireArray(x.words, "sentence.words", "its words");
+  if (typeof x.text !== "string") throw new NotTextError("sentence.text", x.text);
+  const s = sentence;
+  const all = s.words;
+  const content = all.filter((w) => !w.discourse);
+  const claim = content.filter((w) => !w.query);
+  const weight = sum(content.map((w) => w.weight));
+  const meta = all.filter((w) => isDebateMetaWord(w.text)).length;
+  return {
+    "sentence.unsupported": s.role === "argument" ? 1 - s.support : 0,
+    "sentence.unsupportedAll": weight === 0 ? 0 : sum(content.map((w) => w.weight * (1 - w.support))) / weight,
+    "sentence.unsupportedMass": saturate(s.unsupportedMass),
+    "sentence.worstWord": maxOf(
+      claim.map((w) => w.weight * (1 - w.support)),
+      0,
+    ),
+    "sentence.discourseShare": share(all.filter((w) => w.discourse).length, all.length),
+    "sentence.queryShare": share(all.filter((w) => w.query).length, all.length),
+    "sentence.unsupportedName": s.unsupportedNames > 0 ? 1 : 0,
+    "sentence.unexplained": 1 - (s.bestArgument?.support ?? 0),
+    "sentence.orphan": s.orphan ? 1 : 0,
+    "sentence.offTopic": s.topical ? 0 : 1,
+    "sentence.claimMass": saturate(sum(claim.map((w) => w.weight))),
+    "sentence.inexact": share(claim.filter((w) => w.support < 1).length, claim.length),
+    "sentence.meta": meta > 0 ? 1 : 0,
+    "sentence.metaShare": share(meta, all.length),
+    "sentence.question": isQuestion(s.text) ? 1 : 0,
+    "sentence.hedged": isHedged(s.text) ? 1 : 0,
+  };
+}
+
+/** What the features read beyond sentences and arguments. */
+export interface SupportFeatureContext {
+  /** What the response was checked against (default "npov"): NPOV-structure features are 0 for sources. */
+  kind?: "npov" | "sources";
+  /** Exact ROUGE-1 precision of the response against the arguments or sources (default: not used, 1). */
+  exactPrecision?: number;
+}
+
+const top = (xs: readonly number[], k: number): number => sorted(xs).reverse()[k] ?? 0;
+/** Map a mass in [0, inf) to [0, 1): bounded, so no feature grows with the length of a sentence. */
+const saturate = (mass: number): number => 1 - Math.exp(-mass);
+const share = (part: number, whole: number): number => (whole <= 0 ? 0 : part / whole);
+
+/**
+ * The combiner's inputs. Every one is a share or a bounded transform in [0, 1] oriented "higher = more likely
+ * an error" -- never a count that grows with the size of the response or of the arguments or sources -- and
+ * each moves the right way when an unsupported claim is added (hallucination features rise) or a stated
+ * argument removed (coverage features rise), so a combiner with non-negative weights is monotone too.
+ */
 function featuresOf(
   sentences: readonly SupportSentence[],
   args: readonly SupportArgument[],
   perspectives: number,
+  context: SupportFeatureContext = {},
 ): Record<string, number> {
-  const argumentSentences = sentences.filter((s) => s.role === "argument");
-  const supports = sorted(argumentSentences.map((s) => s.support));
-  const masses = sorted(argumentSentences.map((s) => s.unsupportedMass)).reverse();
-  const best = sorted(argumentSentences.map((s) => s.bestArgument?.support ?? 0));
-  const cov = sorted(args.map((a) => a.coverage));
-  const local = sorted(args.map((a) => a.localCoverage));
-  const words = argumentSentences.flatMap((s) => s.words.filter((w) => !w.discourse));
-  const orphans = argumentSentences.filter((s) => s.orphan);
-  const topical = argumentSentences.filter((s) => s.topical);
-  const weight = sum(words.map((w) => w.weight));
+  const npov = (context.kind ?? "npov") === "npov";
+  const claims = sentences.filter((s) => s.role === "argument");
+  const unsupport = claims.map((s) => 1 - s.support);
+  const words = sentences.flatMap((s) => s.words.filter((w) => !w.discourse));
+  const claimWords = claims.flatMap((s) => s.words.filter((w) => !w.discourse && !w.query));
+  const imprecision = (ws: readonly SupportWord[]) => {
+    const total = sum(ws.map((w) => w.weight));
+    return total === 0 ? 0 : sum(ws.map((w) => w.weight * (1 - w.support))) / total;
+  };
+  const orphans = claims.filter((s) => s.orphan);
+  const topical = claims.filter((s) => s.topical);
+  const local = args.map((a) => a.localCoverage);
   const perPerspective = Array.from({ length: perspectives }, (_, k) =>
     minOf(args.filter((a) => a.perspective === k).map((a) => a.localCoverage)),
   );
-  const minLocal = local[0] ?? 1;
-  const minAssigned = minOf(args.map((a) => a.assignedCoverage));
+  const minLocal = minOf(local, 1);
+  const minAssigned = minOf(
+    args.map((a) => a.assignedCoverage),
+    1,
+  );
   // Structure: the perspective each clearly attributed argument sentence states, in order, and its side block.
-  const attributed = argumentSentences.filter((s) => s.bestArgument !== undefined && s.bestArgument.support >= 0.3);
+  const attributed = claims.filter((s) => s.bestArgument !== undefined && s.bestArgument.support >= 0.3);
   const order = attributed.map((s) => s.bestArgument?.perspective as number);
   let switches = 0;
   for (let i = 1; i < order.length; i++) if (order[i] !== order[i - 1]) switches++;
@@ -546,52 +699,96 @@ function featuresOf(
     blocksOf.set(k, (blocksOf.get(k) ?? new Set()).add(s.side));
     perspectivesIn.set(s.side, (perspectivesIn.get(s.side) ?? new Set()).add(k));
   }
+  const structure = (x: number) => (npov ? x : 0);
+  const probabilities = sentences.map((s) => s.probability ?? 0);
+  // Expected number of sentences that state a given argument, and of claims of any kind (the stating and
+  // sentence models; 0 without them): fewer stated than given marks a dropped argument, more claims than
+  // given an added one -- shares of the given arguments, so they do not grow with the response.
+  const stated = sum(sentences.map((s) => s.stating ?? 0));
+  const claimed = stated + sum(probabilities);
+  const worstMass = saturate(
+    maxOf(
+      claims.map((s) => s.unsupportedMass),
+      0,
+    ),
+  );
+  const uncoveredLocal = 1 - minLocal;
   return {
-    "support.minSupport": supports[0] ?? 1,
-    "support.secondMinSupport": supports[1] ?? supports[0] ?? 1,
-    "support.meanSupport": supports.length === 0 ? 1 : mean(supports),
-    "support.maxUnsupportedMass": masses[0] ?? 0,
-    "support.secondUnsupportedMass": masses[1] ?? 0,
-    "support.totalUnsupportedMass": sum(masses),
-    "support.minBestArgument": best[0] ?? 1,
-    "support.precision": weight === 0 ? 1 : sum(words.map((w) => w.weight * w.support)) / weight,
-    "support.maxTopicalUnsupportedMass": maxOf(
-      topical.map((s) => s.unsupportedMass),
+    // Hallucination: how much of the response, and of its least supported claim, nothing given supports.
+    "support.exactImprecision": 1 - (context.exactPrecision ?? 1),
+    "support.imprecision": imprecision(words),
+    "support.claimImprecision": imprecision(claimWords),
+    "support.worstSentence": maxOf(unsupport, 0),
+    "support.secondWorstSentence": top(unsupport, 1),
+    "support.worstMass": worstMass,
+    "support.worstMassAll": saturate(
+      maxOf(
+        sentences.map((s) => s.unsupportedMass),
+        0,
+      ),
+    ),
+    // The sentence model's view: the likeliest unsupported claim, and the next (0 without a sentence model).
+    "support.sentenceMax": maxOf(probabilities, 0),
+    "support.sentenceSecond": top(probabilities, 1),
+    "support.badShare": share(unsupport.filter((u) => u > 0.5).length, claims.length),
+    "support.unsupportedName": claims.some((s) => s.unsupportedNames > 0) ? 1 : 0,
+    "support.worstTopical": maxOf(
+      topical.map((s) => 1 - s.support),
       0,
     ),
-    "support.minTopicalSupport": minOf(
-      topical.map((s) => s.support),
-      1,
+    "support.worstBestArgument": structure(
+      maxOf(
+        claims.map((s) => 1 - (s.bestArgument?.support ?? 0)),
+        0,
+      ),
     ),
-    "support.unsupportedNames": sum(argumentSentences.map((s) => s.unsupportedNames)),
-    "support.orphans": orphans.length,
-    "support.maxOrphanMass": maxOf(
-      orphans.map((s) => s.unsupportedMass),
-      0,
+    "support.orphanShare": structure(share(orphans.length, claims.length)),
+    "support.worstOrphan": structure(
+      maxOf(
+        orphans.map((s) => 1 - s.support),
+        0,
+      ),
     ),
-    "support.minOrphanSupport": minOf(
-      orphans.map((s) => s.support),
-      1,
+    "support.excessSentences": structure(share(Math.max(0, claims.length - args.length), claims.length)),
+    "support.excessClaims": structure(share(Math.max(0, claimed - args.length), claimed)),
+    // Argument-like sentences per given argument, signed and bounded: (stated - given) / given in [-1, 1] -> [0, 1].
+    "support.statedExcess": structure(
+      (Math.max(-1, Math.min(1, share(stated - args.length, Math.max(1, args.length)))) + 1) / 2,
     ),
-    "support.argumentSentences": argumentSentences.length,
-    "support.framingSentences": sentences.length - argumentSentences.length,
-    "support.arguments": args.length,
-    "support.extraSentences": argumentSentences.length - args.length,
-    "support.minCoverage": cov[0] ?? 1,
-    "support.secondMinCoverage": cov[1] ?? cov[0] ?? 1,
-    "support.meanCoverage": mean(cov),
-    "support.minLocalCoverage": minLocal,
-    "support.secondMinLocalCoverage": local[1] ?? local[0] ?? 1,
-    "support.meanLocalCoverage": mean(local),
-    "support.maxPerspectiveMinCoverage": maxOf(perPerspective),
-    "support.minAssignedCoverage": minAssigned,
-    "support.unclaimedArguments": args.filter((a) => !a.claimed).length,
-    "support.minClaim": minOf(args.map((a) => a.claim)),
-    "support.extraSwitches": switches - Math.max(0, new Set(order).size - 1),
-    "support.mixedBlocks": [...perspectivesIn.values()].filter((ks) => ks.size > 1).length,
-    "support.scatteredPerspectives": sum([...blocksOf.values()].map((bs) => bs.size - 1)),
-    "support.orphansTimesUncovered": orphans.length * (1 - minAssigned),
-    "support.massTimesUncovered": (masses[0] ?? 0) * (1 - minLocal),
+    "support.mixedBlockShare": structure(
+      share([...perspectivesIn.values()].filter((ks) => ks.size > 1).length, perspectivesIn.size),
+    ),
+    // Coverage: how little of the least covered argument the response states, and how many such arguments.
+    "support.uncovered":
+      1 -
+      minOf(
+        args.map((a) => a.coverage),
+        1,
+      ),
+    "support.uncoveredLocal": uncoveredLocal,
+    "support.secondUncoveredLocal": 1 - (sorted(local)[1] ?? sorted(local)[0] ?? 1),
+    "support.meanUncoveredLocal": 1 - (local.length === 0 ? 1 : mean(local)),
+    "support.uncoveredAssigned": 1 - minAssigned,
+    "support.uncoveredShare": share(local.filter((c) => c < 0.5).length, args.length),
+    "support.unclaimedShare": structure(share(args.filter((a) => !a.claimed).length, args.length)),
+    "support.weakestClaim": structure(
+      1 -
+        minOf(
+          args.map((a) => a.claim),
+          1,
+        ),
+    ),
+    "support.weakestPerspective": 1 - (perPerspective.length === 0 ? 1 : maxOf(perPerspective)),
+    "support.sentenceDeficit": structure(share(Math.max(0, args.length - claims.length), args.length)),
+    "support.statedDeficit": structure(share(Math.max(0, args.length - stated), args.length)),
+    "support.extraSwitchShare": structure(
+      share(Math.max(0, switches - Math.max(0, new Set(order).size - 1)), Math.max(1, order.length - 1)),
+    ),
+    "support.scatteredShare": structure(
+      share(sum([...blocksOf.values()].map((bs) => bs.size - 1)), Math.max(1, attributed.length)),
+    ),
+    "support.orphanUncovered": structure(share(orphans.length, claims.length) * (1 - minAssigned)),
+    "support.massUncovered": worstMass * uncoveredLocal,
   };
 }
 

@@ -8,5 +8,6 @@ export * from "./ambiguous.js";
 export * from "./chatbot-style.js";
 export * from "./dataset.js";
 export * from "./errors.js";
+export * from "./grounded-sets.js";
 export { MEANING_SWAPS, REWORDINGS } from "./wording.js";
 export * from "./writer.js";

@@ -5,4 +5,5 @@
  */
 export * from "./data.js";
 export * from "./seq2seq.js";
+export * from "./support.js";
 export * from "./vectors.js";

@@ -231,7 +231,7 @@ export function registerSupport(program: Command): void {
             idx.map((i) => rows[i] as Record<string, number>),
             labelsOf(idx),
             names,
-            { l2, seed, weights: weightsOf(idx) },
+            { l2, seed, weights: weightsOf(idx), nonNegative: true },
           );
           // Out-of-fold AUC on the tune part: each topic is scored by a model that never saw it.
           const tuneIdx = idx.filter((i) => i >= synthetic.length);
@@ -254,6 +254,7 @@ export function registerSupport(program: Command): void {
                 seed,
                 l2,
                 weights: (train) => weightsOf(train.map((j) => idx[j] as number)),
+                nonNegative: true,
               },
             );
             crossValidation[type] = round(
@@ -286,7 +287,7 @@ export function registerSupport(program: Command): void {
         };
         const command = `pnpm npov train-support --out ${opts.out} --kb ${opts.kb} --per-topic ${perTopic}${templatePerTopic > 0 ? ` --coverage-template-per-topic ${templatePerTopic}` : ""}${devFiles.length > 0 ? ` --dev ${devFiles.join(",")}` : ""} --tune-weight ${tuneWeight} --l2 ${l2}${folds === 5 ? "" : ` --cv-folds ${folds}`} --seed ${seed}`;
         const combiner: SupportCombiner = {
-          format: "npov-support-combiner/1",
+          format: "npov-support-combiner/2",
           hallucination: fit("hallucination", HALLUCINATION_FEATURES),
           coverage: fit("coverage", COVERAGE_FEATURES),
           meta: {

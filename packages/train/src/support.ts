@@ -1,0 +1,361 @@
+/**
+ * Training the `support` detector's learned parts (models/npov-support): the specificity table and the
+ * combiner -- a sentence model (is this sentence a claim nothing given supports?) and example models over
+ * scale-free features (hallucination per input kind, coverage) -- on seeded synthetic data of every response
+ * shape plus hand-labelled tune examples. Two stages: sentence models first, then example models that read
+ * their largest outputs. Every weight is fitted non-negative on features oriented "higher = worse" (the
+ * sentence model's inputs excepted: its output enters through a maximum, which no added sentence lowers).
+ */
+import {
+  type CheckInput,
+  createRng,
+  InvalidValueError,
+  type KnowledgeBase,
+  type LogisticModel,
+  type NpovExample,
+  requireNumber,
+  rocAuc,
+  type Span,
+} from "@npov/core";
+import {
+  buildSpecificityTable,
+  COVERAGE_FEATURES,
+  calibrationReport,
+  fitLogistic,
+  HALLUCINATION_FEATURES,
+  predictLogistic,
+  SENTENCE_FEATURES,
+  SOURCES_HALLUCINATION_FEATURES,
+  type SpecificityTable,
+  type SupportCombiner,
+  type SupportResult,
+  supportFeatures,
+  supportResponse,
+} from "@npov/rouge";
+import { buildChatbotDataset, buildDataset } from "@npov/synth";
+
+/** Options of {@link trainSupport}. */
+export interface SupportTrainingOptions {
+  /** Knowledge base: its train topics give the synthetic data, train and dev topics the specificity table. */
+  kb: KnowledgeBase;
+  seed?: number;
+  /** Chatbot-style NPOV inputs per train topic (default 1). */
+  perTopic?: number;
+  /** Template-style NPOV inputs per train topic for the coverage model (default 1). */
+  templatePerTopic?: number;
+  /** More synthetic examples of other shapes (e.g. @npov/synth's shape datasets on train topics). */
+  extra?: readonly NpovExample<CheckInput>[];
+  /** Hand-labelled NPOV examples (the chatbot-dev tune part); grouped by `topicId` for cross-validation. */
+  tune?: readonly NpovExample[];
+  /** Total weight of the tune examples relative to the synthetic NPOV ones (default 2). */
+  tuneWeight?: number;
+  /** L2 penalty of every fit (default 1). */
+  l2?: number;
+  /** Topic-grouped cross-validation folds over the tune part (default 5; 0: none). */
+  folds?: number;
+  /** Feature sets of the models (defaults: @npov/rouge's HALLUCINATION_FEATURES, ...), for experiments. */
+  features?: {
+    sentence?: readonly string[];
+    hallucination?: readonly string[];
+    coverage?: readonly string[];
+    sourcesHallucination?: readonly string[];
+  };
+  /** Progress of the feature computation (examples done, total). */
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** What {@link trainSupport} made and measured. */
+export interface SupportTraining {
+  specificity: SpecificityTable;
+  combiner: SupportCombiner;
+  /** Example counts by part. */
+  counts: { chatbot: number; template: number; extra: number; tune: number; sources: number };
+  /** Out-of-fold ROC AUC on the tune part (both stages refitted per fold), when folds > 0. */
+  crossValidation?: { folds: number; hallucination?: number; coverage?: number };
+  /** Calibration on the training data, per model and part. */
+  calibration: Record<string, { n: number; brier: number; ece: number; bins: number[][] }>;
+}
+
+type Part = "chatbot" | "template" | "extra" | "tune";
+
+interface Row {
+  example: NpovExample<CheckInput>;
+  part: Part;
+  result: SupportResult;
+  /** Per sentence: whether it overlaps a hallucinated span. */
+  sentenceLabels: boolean[];
+  /** Per sentence: whether it overlaps the span of a given argument (argumentSpans). */
+  statingLabels: boolean[];
+  perspectives: number;
+}
+
+const overlaps = (s: { start: number; end: number }, spans: readonly Span[]) =>
+  spans.some((x) => x.start < s.end && s.start < x.end);
+
+const round = (x: number) => Math.round(x * 1e4) / 1e4;
+
+/** The sentence models of one fit. */
+interface SentenceModels {
+  sentence: LogisticModel | undefined;
+  stating: LogisticModel | undefined;
+}
+
+/** Example features with the sentence models' outputs filled in (as supportResponse computes them). */
+function exampleFeatures(row: Row, models: SentenceModels): Record<string, number> {
+  const sentences = row.result.sentences.map((s) => ({
+    ...s,
+    ...(models.sentence === undefined ? {} : { probability: predictLogistic(models.sentence, s.features) }),
+    ...(models.stating === undefined || row.result.kind !== "npov"
+      ? {}
+      : { stating: predictLogistic(models.stating, s.features) }),
+  }));
+  return supportFeatures(sentences, row.result.arguments, row.perspectives, {
+    kind: row.result.kind,
+    exactPrecision: 1 - (row.result.features["support.exactImprecision"] as number),
+  });
+}
+
+/**
+ * Train the specificity table and the combiner (see the module comment). Deterministic: the same options give
+ * bit-identical models.
+ * @throws InvalidValueError for bad options or training data without both outcomes
+ */
+export function trainSupport(options: SupportTrainingOptions): SupportTraining {
+  const seed = options.seed ?? 0;
+  requireNumber(seed, "options.seed", { integer: true });
+  const l2 = requireNumber(options.l2 ?? 1, "options.l2", { min: 0 });
+  const tuneWeight = requireNumber(options.tuneWeight ?? 2, "options.tuneWeight", { min: 0 });
+  const folds = requireNumber(options.folds ?? 5, "options.folds", { min: 0, max: 100, integer: true });
+  if (folds === 1) throw new InvalidValueError("options.folds", "must be 0 (no cross-validation) or at least 2.");
+  const kb = options.kb;
+  // Specificity from train and dev topics only: test topics stay unseen.
+  const specificity = buildSpecificityTable([...kb.split("train"), ...kb.split("dev")]);
+  const chatbot = buildChatbotDataset(kb.split("train"), { seed, perTopic: options.perTopic ?? 1 });
+  const templatePerTopic = options.templatePerTopic ?? 1;
+  const template = templatePerTopic > 0 ? buildDataset(kb, { split: "train", seed, perTopic: templatePerTopic }) : [];
+  const parts: Array<[Part, readonly NpovExample<CheckInput>[]]> = [
+    ["chatbot", chatbot],
+    ["template", template],
+    ["extra", options.extra ?? []],
+    ["tune", options.tune ?? []],
+  ];
+  const total = parts.reduce((n, [, xs]) => n + xs.length, 0);
+  const rows: Row[] = [];
+  for (const [part, examples] of parts)
+    for (const example of examples) {
+      const result = supportResponse(example.input, example.response, { specificity, combiner: null });
+      const spans = example.wordLabels?.hallucinatedSpans ?? [];
+      const argumentSpans = example.argumentSpans ?? [];
+      rows.push({
+        example,
+        part,
+        result,
+        sentenceLabels: result.sentences.map((s) => overlaps(s, spans)),
+        statingLabels: result.sentences.map((s) => overlaps(s, argumentSpans)),
+        perspectives: result.arguments.reduce((k, a) => Math.max(k, a.perspective + 1), 0),
+      });
+      options.onProgress?.(rows.length, total);
+    }
+  const isSources = (r: Row) => r.result.kind === "sources";
+  // Tune rows together weigh tuneWeight x the synthetic rows of the same fit.
+  const weightsOf = (members: readonly Row[], unit: (r: Row) => number = () => 1) => {
+    const synthetic = members.filter((r) => r.part !== "tune").reduce((n, r) => n + unit(r), 0);
+    const tune = members.filter((r) => r.part === "tune").reduce((n, r) => n + unit(r), 0);
+    return members.map((r) => (r.part === "tune" ? (tuneWeight * synthetic) / Math.max(1, tune) : 1));
+  };
+
+  /**
+   * A sentence model over the sentences of `members`: the unsupported-claim model over examples whose spans
+   * are known (clean ones, and errors that carry their hallucinated spans), or the stating model over
+   * examples with argument spans.
+   */
+  const fitSentence = (
+    members: readonly Row[],
+    target: "unsupported" | "stating" = "unsupported",
+  ): LogisticModel | undefined => {
+    const labelled = members.filter((r) =>
+      target === "stating"
+        ? (r.example.argumentSpans?.length ?? 0) > 0
+        : r.example.labels?.hallucination === false || (r.example.wordLabels?.hallucinatedSpans?.length ?? 0) > 0,
+    );
+    const sentenceRows = labelled.flatMap((r) => r.result.sentences.map((s) => s.features));
+    const labels = labelled.flatMap((r) => (target === "stating" ? r.statingLabels : r.sentenceLabels));
+    if (!labels.includes(true) || !labels.includes(false)) return undefined;
+    const perRow = weightsOf(labelled, (r) => r.result.sentences.length);
+    const weights = labelled.flatMap((r, i) => r.result.sentences.map(() => perRow[i] as number));
+    return fitLogistic(sentenceRows, labels, options.features?.sentence ?? SENTENCE_FEATURES, { l2, seed, weights });
+  };
+  /** One example model of `type` over `names`, on `members` labelled for it. */
+  const fitExample = (
+    members: readonly Row[],
+    type: "hallucination" | "coverage",
+    names: readonly string[],
+    sentence: SentenceModels,
+  ) => {
+    const labelled = members.filter((r) => r.example.labels?.[type] !== undefined);
+    return fitLogistic(
+      labelled.map((r) => exampleFeatures(r, sentence)),
+      labelled.map((r) => r.example.labels?.[type] === true),
+      names,
+      { l2, seed, weights: weightsOf(labelled), nonNegative: true },
+    );
+  };
+  // NPOV: hallucination from chatbot-style, other shapes and tune (template responses copy their arguments,
+  // which teaches nothing about free wording); coverage from everything NPOV.
+  const npovHallucinationRows = (xs: readonly Row[]) => xs.filter((r) => !isSources(r) && r.part !== "template");
+  const npovCoverageRows = (xs: readonly Row[]) => xs.filter((r) => !isSources(r));
+  const sourcesRows = rows.filter(isSources);
+  const fitAll = (xs: readonly Row[]) => {
+    const sentence: SentenceModels = {
+      sentence: fitSentence(npovHallucinationRows(xs)),
+      stating: fitSentence(npovHallucinationRows(xs), "stating"),
+    };
+    return {
+      sentence,
+      hallucination: fitExample(
+        npovHallucinationRows(xs),
+        "hallucination",
+        options.features?.hallucination ?? HALLUCINATION_FEATURES,
+        sentence,
+      ),
+      coverage: fitExample(npovCoverageRows(xs), "coverage", options.features?.coverage ?? COVERAGE_FEATURES, sentence),
+    };
+  };
+  const npov = fitAll(rows);
+  const sourcesSentence: SentenceModels = {
+    sentence: sourcesRows.length > 0 ? fitSentence(sourcesRows) : undefined,
+    stating: undefined,
+  };
+  const sourcesHallucination =
+    sourcesRows.some((r) => r.example.labels?.hallucination === true) &&
+    sourcesRows.some((r) => r.example.labels?.hallucination === false)
+      ? fitExample(
+          sourcesRows,
+          "hallucination",
+          options.features?.sourcesHallucination ?? SOURCES_HALLUCINATION_FEATURES,
+          sourcesSentence,
+        )
+      : undefined;
+
+  // Cross-validation on the tune part: each fold of tune topics is scored by models (both stages) fitted on
+  // the synthetic data and the other folds.
+  let crossValidation: SupportTraining["crossValidation"];
+  const tuneRows = rows.filter((r) => r.part === "tune");
+  const topics = [...new Set(tuneRows.map((r) => r.example.topicId ?? r.example.id ?? ""))].sort();
+  if (folds > 0 && topics.length >= folds) {
+    // Sorted topics, shuffled by the seed (Fisher-Yates), dealt round-robin (as crossValidateLogistic does).
+    const rng = createRng(seed);
+    for (let i = topics.length - 1; i > 0; i--) {
+      const j = Math.floor(rng.next() * (i + 1));
+      [topics[i], topics[j]] = [topics[j] as string, topics[i] as string];
+    }
+    const topicFold = new Map(topics.map((t, i) => [t, i % folds]));
+    const foldOf = new Map(tuneRows.map((r) => [r, topicFold.get(r.example.topicId ?? r.example.id ?? "") as number]));
+    const scores: Record<"hallucination" | "coverage", Array<[number, boolean]>> = { hallucination: [], coverage: [] };
+    for (let fold = 0; fold < folds; fold++) {
+      const models = fitAll(rows.filter((r) => r.part !== "tune" || foldOf.get(r) !== fold));
+      for (const r of tuneRows.filter((x) => foldOf.get(x) === fold))
+        for (const type of ["hallucination", "coverage"] as const) {
+          const label = r.example.labels?.[type];
+          if (label !== undefined)
+            scores[type].push([predictLogistic(models[type], exampleFeatures(r, models.sentence)), label]);
+        }
+    }
+    const auc = (xs: Array<[number, boolean]>) =>
+      xs.some(([, l]) => l) && xs.some(([, l]) => !l)
+        ? round(
+            rocAuc(
+              xs.map(([s]) => s),
+              xs.map(([, l]) => l),
+            ),
+          )
+        : undefined;
+    const h = auc(scores.hallucination);
+    const c = auc(scores.coverage);
+    crossValidation = {
+      folds,
+      ...(h === undefined ? {} : { hallucination: h }),
+      ...(c === undefined ? {} : { coverage: c }),
+    };
+  }
+
+  // Calibration on the training data, synthetic and tune apart (held-out figures belong in docs/results.md).
+  const calibration: SupportTraining["calibration"] = {};
+  const calibrate = (
+    key: string,
+    members: readonly Row[],
+    type: "hallucination" | "coverage",
+    model: LogisticModel,
+    sentence: SentenceModels,
+  ) => {
+    const labelled = members.filter((r) => r.example.labels?.[type] !== undefined);
+    if (labelled.length === 0) return;
+    const report = calibrationReport(
+      labelled.map((r) => predictLogistic(model, exampleFeatures(r, sentence))),
+      labelled.map((r) => r.example.labels?.[type] === true),
+    );
+    calibration[key] = {
+      n: report.n,
+      brier: round(report.brier),
+      ece: round(report.ece),
+      bins: report.bins
+        .filter((b) => b.count > 0)
+        .map((b) => [b.lower, b.count, round(b.predicted), round(b.observed)]),
+    };
+  };
+  const npovH = npovHallucinationRows(rows);
+  const npovC = npovCoverageRows(rows);
+  calibrate(
+    "hallucination.synthetic",
+    npovH.filter((r) => r.part !== "tune"),
+    "hallucination",
+    npov.hallucination,
+    npov.sentence,
+  );
+  calibrate(
+    "hallucination.tune",
+    npovH.filter((r) => r.part === "tune"),
+    "hallucination",
+    npov.hallucination,
+    npov.sentence,
+  );
+  calibrate(
+    "coverage.synthetic",
+    npovC.filter((r) => r.part !== "tune"),
+    "coverage",
+    npov.coverage,
+    npov.sentence,
+  );
+  calibrate(
+    "coverage.tune",
+    npovC.filter((r) => r.part === "tune"),
+    "coverage",
+    npov.coverage,
+    npov.sentence,
+  );
+  if (sourcesHallucination !== undefined)
+    calibrate("sourcesHallucination.synthetic", sourcesRows, "hallucination", sourcesHallucination, sourcesSentence);
+
+  const combiner: SupportCombiner = {
+    format: "npov-support-combiner/2",
+    ...(npov.sentence.sentence === undefined ? {} : { sentence: npov.sentence.sentence }),
+    ...(npov.sentence.stating === undefined ? {} : { stating: npov.sentence.stating }),
+    ...(sourcesSentence.sentence === undefined ? {} : { sourcesSentence: sourcesSentence.sentence }),
+    hallucination: npov.hallucination,
+    coverage: npov.coverage,
+    ...(sourcesHallucination === undefined ? {} : { sourcesHallucination }),
+  };
+  return {
+    specificity,
+    combiner,
+    counts: {
+      chatbot: chatbot.length,
+      template: template.length,
+      extra: options.extra?.length ?? 0,
+      tune: options.tune?.length ?? 0,
+      sources: sourcesRows.length,
+    },
+    ...(crossValidation === undefined ? {} : { crossValidation }),
+    calibration,
+  };
+}
