@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readExamples } from "@npov/core";
+import { SHAPES } from "@npov/synth";
 import { describe, expect, it } from "vitest";
 import { npov } from "./helpers.js";
 
@@ -30,6 +31,35 @@ describe("npov synth and npov eval", () => {
     const bad = npov("synth", "--split", "dev", "--slices", "organic", "--out", out);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain("[USAGE]");
+  });
+
+  it("synth --shapes writes clean and hallucinated responses of every shape; not with --slices", () => {
+    const out = join(tmp, "shapes.jsonl");
+    const r = npov("synth", "--split", "train", "--shapes", "all", "--seed", "3", "--out", out, "--json");
+    expect(r.status).toBe(0);
+    const summary = JSON.parse(r.stdout) as {
+      examples: number;
+      slices: Array<{ slice: string; errorFree: number; hallucinationOnly: number }>;
+    };
+    expect(summary.slices.map((s) => s.slice).sort()).toEqual([...SHAPES].sort());
+    for (const s of summary.slices) {
+      expect(s.errorFree, s.slice).toBeGreaterThan(0);
+      expect(s.hallucinationOnly, s.slice).toBeGreaterThan(0);
+    }
+    const examples = readExamples(out);
+    expect(examples.length).toBe(summary.examples);
+    expect(examples.some((e) => "sources" in e.input)).toBe(true);
+    const again = join(tmp, "shapes-again.jsonl");
+    npov("synth", "--split", "train", "--shapes", "all", "--seed", "3", "--out", again);
+    expect(readFileSync(again, "utf8")).toBe(readFileSync(out, "utf8"));
+    const two = npov("synth", "--split", "dev", "--shapes", "qa,dialogue", "--per-topic", "2", "--out", out, "--json");
+    expect(JSON.parse(two.stdout).slices.map((s: { slice: string }) => s.slice)).toEqual(["dialogue", "qa"]);
+    const both = npov("synth", "--split", "dev", "--shapes", "qa", "--slices", "ambiguous-synthetic", "--out", out);
+    expect(both.status).toBe(2);
+    expect(both.stderr).toContain("give one");
+    const bad = npov("synth", "--split", "dev", "--shapes", "essay", "--out", out);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain("long-source");
   });
 
   it("eval prints the table, --json gives the same numbers, --report writes HTML", () => {

@@ -23,17 +23,16 @@ import {
   requireArray,
   requireNumber,
   requireRecord,
-  resolveStopwords,
   type Span,
   sampleInputs,
   type Topic,
   validateInput,
   validateTopic,
 } from "@npov/core";
-import { firstSenseSynonyms } from "@npov/rouge";
 import { checkSeed } from "./checks.js";
 import { checkDatasetSize, checkPerTopic } from "./dataset.js";
 import { unusedArguments } from "./errors.js";
+import { bare, keptWords, lowercaseInitial, namesIn, rewordArgument, upperFirst } from "./rewording.js";
 import { MEANING_SWAPS } from "./wording.js";
 
 /** The kinds of example the chatbot-style writer makes (`meta.kind`, as in the hand-written dev set). */
@@ -108,6 +107,11 @@ export interface ChatbotOptions {
   synonymRate?: number;
   /** Probability of stating an argument through a knowledge-base paraphrase when it has one (default 0.5). */
   paraphraseRate?: number;
+  /**
+   * Words to keep capitalized at the start of a reworded argument, besides the names the input shows (words
+   * capitalized mid-sentence in its query, arguments or paraphrases): e.g. the names of the whole topic.
+   */
+  names?: readonly string[];
 }
 
 interface Piece {
@@ -118,7 +122,11 @@ interface Piece {
   extra?: boolean;
 }
 
+/** What a sentence of a chatbot-style response does. */
+export type ChatbotSentenceRole = "opening" | "side-intro" | "argument" | "closing";
+
 interface Sentence {
+  role: ChatbotSentenceRole;
   pieces: Piece[];
 }
 
@@ -127,57 +135,21 @@ export interface ChatbotResponse {
   response: string;
   argumentSpans: ArgumentSpan[];
   hallucinatedSpans: Span[];
-}
-
-const STOP = resolveStopwords("nltk");
-
-/** Replace some content words by first-sense WordNet synonyms (only uninflected forms, case kept). */
-function synonymize(text: string, rng: Rng, rate: number, keep: ReadonlySet<string>): string {
-  const table = firstSenseSynonyms();
-  return text.replace(/\p{L}+/gu, (word) => {
-    const lower = word.toLowerCase();
-    if (lower.length < 4 || STOP.has(lower) || keep.has(lower) || /^\p{Lu}/u.test(word.slice(1))) return word;
-    const options = table.get(lower);
-    if (options === undefined || rng.next() >= rate) return word;
-    const pick = rng.pick(options);
-    return /^\p{Lu}/u.test(word) ? pick.charAt(0).toUpperCase() + pick.slice(1) : pick;
-  });
-}
-
-function bare(text: string): string {
-  return text.trim().replace(/[\s.!?;:,]+$/u, "");
-}
-
-function lowerFirst(text: string): string {
-  const first = /^[\p{L}'’-]+/u.exec(text)?.[0] ?? "";
-  if (first === "I" || /^.\p{Lu}/u.test(first)) return text;
-  return text.charAt(0).toLowerCase() + text.slice(1);
-}
-
-function upperFirst(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-/** An argument reworded: a paraphrase or the text itself, then synonyms. */
-function rewordArgument(a: Argument, rng: Rng, options: ChatbotOptions, keep: ReadonlySet<string>): string {
-  const base =
-    (a.paraphrases?.length ?? 0) > 0 && rng.next() < (options.paraphraseRate ?? 0.5)
-      ? rng.pick(a.paraphrases as string[])
-      : a.text;
-  return bare(synonymize(bare(base), rng, options.synonymRate ?? 0.3, keep));
-}
-
-/** Words of the query and topic, never replaced (a chatbot keeps the debate's own terms). */
-function keptWords(input: NpovInput): Set<string> {
-  return new Set(`${input.query} ${input.topic}`.toLowerCase().match(/\p{L}+/gu) ?? []);
+  /**
+   * Where each sentence the writer composed stands in `response`, and what it does (an argument split in two
+   * sentences, "X. The idea is that Y.", counts as one), in order; sentences are joined by one space.
+   */
+  sentences: Array<Span & { role: ChatbotSentenceRole }>;
 }
 
 function render(sentences: readonly Sentence[], input: NpovInput): ChatbotResponse {
   let response = "";
   const argumentSpans: ArgumentSpan[] = [];
   const hallucinatedSpans: Span[] = [];
+  const spans: ChatbotResponse["sentences"] = [];
   for (const s of sentences) {
     if (response.length > 0) response += " ";
+    const sentenceStart = response.length;
     for (const p of s.pieces) {
       const start = response.length;
       response += p.text;
@@ -197,13 +169,28 @@ function render(sentences: readonly Sentence[], input: NpovInput): ChatbotRespon
         ...(argument.id === undefined ? {} : { argumentId: argument.id }),
       });
     }
+    spans.push({ start: sentenceStart, end: response.length, role: s.role });
   }
-  return { response, argumentSpans, hallucinatedSpans };
+  return { response, argumentSpans, hallucinatedSpans, sentences: spans };
 }
 
-function fillTemplate(template: string, input: NpovInput, label = ""): string {
+/** Names in an input (see {@link namesIn}): its query, argument texts and paraphrases, and `extra`. */
+function inputNames(input: NpovInput, extra: readonly string[] = []): Set<string> {
+  const names = namesIn([
+    input.query,
+    ...input.perspectives.flatMap((p) => p.arguments.flatMap((a) => [a.text, ...(a.paraphrases ?? [])])),
+  ]);
+  for (const name of extra) names.add(name);
+  return names;
+}
+
+function fillTemplate(template: string, input: NpovInput, label = "", names = inputNames(input)): string {
   // One pass, values inserted verbatim: a "$&" or "{label}" inside the query stays as written.
-  const values: Record<string, string> = { topic: lowerFirst(bare(input.topic)), q: bare(input.query), label };
+  const values: Record<string, string> = {
+    topic: lowercaseInitial(bare(input.topic), names),
+    q: bare(input.query),
+    label,
+  };
   return template.replace(/\{(topic|q|label)\}/g, (_, key: string) => values[key] as string);
 }
 
@@ -214,16 +201,18 @@ interface Plan {
 
 /** Turn a plan into sentences: intros, lead-ins, merges and splits, opening and closing. */
 function compose(input: NpovInput, plan: Plan, rng: Rng, options: ChatbotOptions): Sentence[] {
-  const keep = keptWords(input);
+  const keep = keptWords(input.query, input.topic);
+  const names = inputNames(input, options.names);
+  const lowerFirst = (text: string) => lowercaseInitial(text, names);
   const sentences: Sentence[] = [];
   const shortTopic = input.topic.trim().split(/\s+/).length <= 4;
   const openings = OPENINGS.filter((o) => shortTopic || !o.includes("{topic}"));
-  sentences.push({ pieces: [{ text: fillTemplate(rng.pick(openings), input) }] });
+  sentences.push({ role: "opening", pieces: [{ text: fillTemplate(rng.pick(openings), input, "", names) }] });
   for (const side of plan.sides) {
     const label = input.perspectives[side.perspective]?.label ?? "";
     if (rng.next() < 0.7) {
       const intros = SIDE_INTROS[label] ?? (SIDE_INTROS.default as readonly string[]);
-      sentences.push({ pieces: [{ text: fillTemplate(rng.pick(intros), input, label) }] });
+      sentences.push({ role: "side-intro", pieces: [{ text: fillTemplate(rng.pick(intros), input, label, names) }] });
     }
     const leads = rng.shuffle(LEADS);
     for (let i = 0; i < side.items.length; i++) {
@@ -235,6 +224,7 @@ function compose(input: NpovInput, plan: Plan, rng: Rng, options: ChatbotOptions
         // Two arguments merged into one sentence.
         const second = rewordArgument(next.argument, rng, options, keep);
         sentences.push({
+          role: "argument",
           pieces: [
             { text: lead === "" ? "" : lead },
             { text: lead === "" ? upperFirst(text) : lowerFirst(text), argument: item.ref, extra: item.extra },
@@ -252,6 +242,7 @@ function compose(input: NpovInput, plan: Plan, rng: Rng, options: ChatbotOptions
         const head = text.slice(0, cut.index);
         const tail = text.slice(cut.index + cut[0].length);
         sentences.push({
+          role: "argument",
           pieces: [
             ...(lead === "" ? [] : [{ text: lead }]),
             { text: lead === "" ? upperFirst(head) : lowerFirst(head), argument: item.ref, extra: item.extra },
@@ -263,6 +254,7 @@ function compose(input: NpovInput, plan: Plan, rng: Rng, options: ChatbotOptions
         continue;
       }
       sentences.push({
+        role: "argument",
         pieces: [
           ...(lead === "" ? [] : [{ text: lead }]),
           { text: lead === "" ? upperFirst(text) : lowerFirst(text), argument: item.ref, extra: item.extra },
@@ -271,7 +263,7 @@ function compose(input: NpovInput, plan: Plan, rng: Rng, options: ChatbotOptions
       });
     }
   }
-  if (rng.next() < 0.6) sentences.push({ pieces: [{ text: rng.pick(CLOSINGS) }] });
+  if (rng.next() < 0.6) sentences.push({ role: "closing", pieces: [{ text: rng.pick(CLOSINGS) }] });
   return sentences;
 }
 
@@ -429,6 +421,11 @@ function checkChatbotOptions(options: unknown): ChatbotOptions {
   checkSeed(o.seed, "options.seed");
   for (const key of ["synonymRate", "paraphraseRate"] as const)
     if (o[key] !== undefined) requireNumber(o[key], `options.${key}`, { min: 0, max: 1 });
+  if (o.names !== undefined)
+    requireArray(o.names, "options.names", "an array of words").forEach((w, i) => {
+      if (typeof w !== "string")
+        throw new InvalidValueError(`options.names[${i}]`, `must be a word, got ${describe(w)}.`);
+    });
   return o;
 }
 

@@ -3,6 +3,7 @@
  * reference writer and their synthetic variants, in slices like the paper's Table 7.
  */
 import {
+  type CheckInput,
   createRng,
   describe,
   hashSeed,
@@ -175,7 +176,7 @@ export interface SliceSummary {
  * Count examples per slice like the paper's Table 7 (examples, error-free, hallucination only, coverage only, both).
  * @throws InvalidValueError for anything but an array of examples with string slices and object labels
  */
-export function summarizeDataset(examples: readonly NpovExample[]): SliceSummary[] {
+export function summarizeDataset(examples: readonly NpovExample<CheckInput>[]): SliceSummary[] {
   requireArray(examples, "examples", "an array of examples").forEach((e, i) => {
     const x = requireRecord(e, `examples[${i}]`, "an example");
     if (x.slice !== undefined && typeof x.slice !== "string")

@@ -7,14 +7,18 @@
 import {
   type ArgumentSpan,
   createRng,
+  describe,
+  InvalidValueError,
   type NpovInput,
   type Rng,
+  requireArray,
   requireRecord,
   resolveStopwords,
   segmentWords,
   validateInput,
 } from "@npov/core";
 import { checkPlan, checkSeed, checkStyle } from "./checks.js";
+import { lowercaseInitial, namesIn } from "./rewording.js";
 import { FIRST_CONNECTORS, NEXT_CONNECTORS, OPENINGS, REWORDINGS } from "./wording.js";
 
 /**
@@ -27,6 +31,11 @@ export type ResponseStyle = "close" | "free";
 export interface WriterOptions {
   seed?: number | string;
   style?: ResponseStyle;
+  /**
+   * Words to keep capitalized at the start of an argument, besides the names the input shows (words
+   * capitalized mid-sentence in its query or arguments): e.g. the names of the whole topic.
+   */
+  names?: readonly string[];
 }
 
 /** One argument as it appears in the response. */
@@ -63,20 +72,9 @@ function fill(template: string, input: NpovInput, label = ""): string {
   return template.replace(/\{(topic|query|label)\}/g, (_, key: string) => values[key] as string);
 }
 
-/** Words written capitalized mid-sentence somewhere in the input: names that must stay capitalized. */
+/** Names in the input (see {@link namesIn}): words capitalized mid-sentence in its query or arguments. */
 function properNouns(input: NpovInput): Set<string> {
-  const names = new Set<string>();
-  const texts = [input.query, ...input.perspectives.flatMap((p) => p.arguments.map((a) => a.text))];
-  for (const text of texts)
-    for (const m of text.matchAll(/(?<=[\p{L}\p{N},;:]\s+)\p{Lu}[\p{L}'’-]*/gu)) names.add(m[0]);
-  return names;
-}
-
-/** Lowercase the first word of an argument when it is not a name or acronym ("Uniforms" -> "uniforms"). */
-function lowercaseInitial(text: string, names: ReadonlySet<string>): string {
-  const first = /^[\p{L}'’-]+/u.exec(text)?.[0] ?? "";
-  if (first.length === 0 || names.has(first) || first === "I" || /^.\p{Lu}/u.test(first)) return text;
-  return text.charAt(0).toLowerCase() + text.slice(1);
+  return namesIn([input.query, ...input.perspectives.flatMap((p) => p.arguments.map((a) => a.text))]);
 }
 
 function contentWordCount(text: string): number {
@@ -108,9 +106,14 @@ function reword(text: string, rng: Rng, max: number): string {
 
 /** Check {@link WriterOptions}. @throws InvalidValueError */
 function checkWriterOptions(options: unknown): WriterOptions {
-  const o = requireRecord(options, "options", "an object {seed?, style?}") as WriterOptions;
+  const o = requireRecord(options, "options", "an object {seed?, style?, names?}") as WriterOptions;
   checkSeed(o.seed, "options.seed");
   if (o.style !== undefined) checkStyle(o.style, "options.style");
+  if (o.names !== undefined)
+    requireArray(o.names, "options.names", "an array of words").forEach((w, i) => {
+      if (typeof w !== "string")
+        throw new InvalidValueError(`options.names[${i}]`, `must be a word, got ${describe(w)}.`);
+    });
   return o;
 }
 
@@ -124,6 +127,7 @@ export function planResponse(input: NpovInput, options: WriterOptions = {}): Res
   const style = options.style ?? "close";
   const rng = createRng(options.seed ?? 0);
   const names = properNouns(clean);
+  for (const name of options.names ?? []) names.add(name);
   const shortTopic = clean.topic.trim().split(/\s+/).length <= 4;
   const opening = fill(rng.pick(shortTopic ? OPENINGS : OPENINGS.filter((o) => !o.includes("{topic}"))), clean);
   const items: PlanItem[] = [];

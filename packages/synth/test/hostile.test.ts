@@ -27,6 +27,7 @@ describe("dataset sizes", () => {
   it("refuses a billion inputs per topic, and more inputs in all than the limit, before any work", () => {
     expect(codeOf(() => synth.buildDataset(kb, { split: "test", perTopic: 1_000_000_000 }))).toBe("INPUT_TOO_LARGE");
     expect(codeOf(() => synth.buildChatbotDataset(kb.topics, { perTopic: 1_000_000_000 }))).toBe("INPUT_TOO_LARGE");
+    expect(codeOf(() => synth.buildShapeDataset(kb.topics, { perTopic: 1_000_000_000 }))).toBe("INPUT_TOO_LARGE");
     // 1,000 per topic is allowed, but 12 topics x 1,000 x 2 > 20,000 inputs is not.
     const twice = new Array(2).fill(kb.topics).flat();
     expect(codeOf(() => synth.buildChatbotDataset(twice, { perTopic: 1_000 }))).toBe("INVALID_VALUE"); // duplicate ids
@@ -96,6 +97,12 @@ describe("@npov/synth public functions under hostile arguments", () => {
         name: "buildDataset",
         call: (o) => synth.buildDataset(kb, o as never),
         valid: [{ split: "test", perTopic: 1, slices: ["unparaphrased-synthetic"] }],
+        runs: 30,
+      },
+      {
+        name: "buildShapeDataset",
+        call: (t, o) => synth.buildShapeDataset(t as never, o as never),
+        valid: [[topic, kb.get("remote-work")], { perTopic: 1, shapes: ["qa", "npov-claim-last"] }],
         runs: 30,
       },
       {
