@@ -77,12 +77,12 @@ export const HALLUCINATION_FEATURES: readonly string[] = [
   "support.excessSentences",
   "support.excessClaims",
   "support.statedExcess",
-  "support.mixedBlockShare",
 ];
 /** The hallucination features that mean something for a sources input (no NPOV structure). */
 export const SOURCES_HALLUCINATION_FEATURES: readonly string[] = [
   "support.exactImprecision",
   "support.worstMassAll",
+  "support.worstSingle",
   "support.sentenceMax",
   "support.sentenceSecond",
   "support.imprecision",
@@ -101,15 +101,9 @@ export const COVERAGE_FEATURES: readonly string[] = [
   "support.meanUncoveredLocal",
   "support.uncoveredAssigned",
   "support.uncoveredShare",
-  "support.unclaimedShare",
   "support.weakestClaim",
-  "support.weakestPerspective",
-  "support.sentenceDeficit",
-  "support.statedDeficit",
-  "support.extraSwitchShare",
-  "support.scatteredShare",
-  "support.orphanUncovered",
   "support.massUncovered",
+  "support.statedDeficit",
 ];
 
 function feature(features: Record<string, number>, name: string): number {

@@ -190,6 +190,11 @@ export interface SupportSentence {
   support: number;
   /** Specificity mass of its unmatched claim words. */
   unsupportedMass: number;
+  /**
+   * Specificity-weighted share of all its non-discourse words (query words included, matched in the arguments
+   * or sources only) that the single best argument or source unit explains (1 without such words).
+   */
+  singleSupport: number;
   /** The argument that supports it best, with that argument's share alone. */
   bestArgument?: { perspective: number; argument: number; support: number };
   /**
@@ -391,8 +396,19 @@ export function supportResponse(input: CheckInput, response: string, options: Su
         bestArgument = { perspective: a.k, argument: a.j, support: share };
     });
     shareRows.push(shares);
+    // How much of everything it says (query words included, supported by the grounding only) one argument or
+    // source unit alone explains: a claim stitched from words of different units is suspect.
+    const content = words.filter((w) => !w.discourse);
+    const single =
+      content.length === 0
+        ? 1
+        : maxOf(
+            args.map((a) => weightedMatch(content, a.terms, pairs.get)),
+            0,
+          );
     if (index > 0 && opensSide(s.text)) side++;
     return {
+      singleSupport: single,
       text: s.text,
       start: s.start,
       end: s.end,
@@ -564,6 +580,7 @@ function checkFeatureParts(sentences: unknown, args: unknown, perspectives: unkn
     if (x.role !== "argument" && x.role !== "framing")
       throw new InvalidValueError(`${at}.role`, 'must be "argument" or "framing".');
     requireNumber(x.support, `${at}.support`, unit);
+    requireNumber(x.singleSupport, `${at}.singleSupport`, unit);
     requireNumber(x.unsupportedMass, `${at}.unsupportedMass`, { min: 0 });
     requireNumber(x.unsupportedNames, `${at}.unsupportedNames`, count);
     requireNumber(x.side, `${at}.side`, count);
@@ -594,6 +611,7 @@ export const SENTENCE_FEATURES: readonly string[] = [
   "sentence.queryShare",
   "sentence.unsupportedName",
   "sentence.unexplained",
+  "sentence.unexplainedAll",
   "sentence.orphan",
   "sentence.offTopic",
   "sentence.claimMass",
@@ -603,6 +621,13 @@ export const SENTENCE_FEATURES: readonly string[] = [
   "sentence.question",
   "sentence.hedged",
 ];
+
+/**
+ * Inputs of the stating model: {@link SENTENCE_FEATURES} but `orphan`, the one input that depends on the other
+ * sentences (an added sentence can make a neighbour an orphan), so the expected number of stated arguments
+ * never falls when a sentence is added.
+ */
+export const STATING_FEATURES: readonly string[] = SENTENCE_FEATURES.filter((f) => f !== "sentence.orphan");
 
 /**
  * What one sentence says, for the sentence model: shares and bounded masses in [0, 1] read from its words and
@@ -631,6 +656,7 @@ export function sentenceFeatures(sentence: SupportSentence): Record<string, numb
     "sentence.queryShare": share(all.filter((w) => w.query).length, all.length),
     "sentence.unsupportedName": s.unsupportedNames > 0 ? 1 : 0,
     "sentence.unexplained": 1 - (s.bestArgument?.support ?? 0),
+    "sentence.unexplainedAll": 1 - s.singleSupport,
     "sentence.orphan": s.orphan ? 1 : 0,
     "sentence.offTopic": s.topical ? 0 : 1,
     "sentence.claimMass": saturate(sum(claim.map((w) => w.weight))),
@@ -726,6 +752,10 @@ function featuresOf(
         sentences.map((s) => s.unsupportedMass),
         0,
       ),
+    ),
+    "support.worstSingle": maxOf(
+      sentences.map((s) => 1 - s.singleSupport),
+      0,
     ),
     // The sentence model's view: the likeliest unsupported claim, and the next (0 without a sentence model).
     "support.sentenceMax": maxOf(probabilities, 0),

@@ -27,6 +27,7 @@ import {
   SENTENCE_FEATURES,
   SOURCES_HALLUCINATION_FEATURES,
   type SpecificityTable,
+  STATING_FEATURES,
   type SupportCombiner,
   type SupportResult,
   supportFeatures,
@@ -47,7 +48,7 @@ export interface SupportTrainingOptions {
   extra?: readonly NpovExample<CheckInput>[];
   /** Hand-labelled NPOV examples (the chatbot-dev tune part); grouped by `topicId` for cross-validation. */
   tune?: readonly NpovExample[];
-  /** Total weight of the tune examples relative to the synthetic NPOV ones (default 2). */
+  /** Total weight of the tune examples relative to the synthetic NPOV ones (default 8). */
   tuneWeight?: number;
   /** L2 penalty of every fit (default 1). */
   l2?: number;
@@ -124,7 +125,7 @@ export function trainSupport(options: SupportTrainingOptions): SupportTraining {
   const seed = options.seed ?? 0;
   requireNumber(seed, "options.seed", { integer: true });
   const l2 = requireNumber(options.l2 ?? 1, "options.l2", { min: 0 });
-  const tuneWeight = requireNumber(options.tuneWeight ?? 2, "options.tuneWeight", { min: 0 });
+  const tuneWeight = requireNumber(options.tuneWeight ?? 8, "options.tuneWeight", { min: 0 });
   const folds = requireNumber(options.folds ?? 5, "options.folds", { min: 0, max: 100, integer: true });
   if (folds === 1) throw new InvalidValueError("options.folds", "must be 0 (no cross-validation) or at least 2.");
   const kb = options.kb;
@@ -183,7 +184,8 @@ export function trainSupport(options: SupportTrainingOptions): SupportTraining {
     if (!labels.includes(true) || !labels.includes(false)) return undefined;
     const perRow = weightsOf(labelled, (r) => r.result.sentences.length);
     const weights = labelled.flatMap((r, i) => r.result.sentences.map(() => perRow[i] as number));
-    return fitLogistic(sentenceRows, labels, options.features?.sentence ?? SENTENCE_FEATURES, { l2, seed, weights });
+    const names = target === "stating" ? STATING_FEATURES : (options.features?.sentence ?? SENTENCE_FEATURES);
+    return fitLogistic(sentenceRows, labels, names, { l2, seed, weights });
   };
   /** One example model of `type` over `names`, on `members` labelled for it. */
   const fitExample = (
