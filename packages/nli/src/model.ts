@@ -14,6 +14,7 @@
  * run pair by pair unless `quantizedBatching` is set. Scores are cached per (model, premise, hypothesis).
  */
 import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
+import { endianness } from "node:os";
 import { basename, join, resolve } from "node:path";
 import * as transformers from "@huggingface/transformers";
 import {
@@ -190,6 +191,7 @@ function checkLocalFolder(
 }
 
 const DYNAMIC_QUANTIZATION = Buffer.from("DynamicQuantizeLinear");
+const LITTLE_ENDIAN = endianness() === "LE";
 
 /** Whether a graph file holds a DynamicQuantizeLinear node (its op type is stored as plain bytes). */
 function hasDynamicQuantization(file: string): boolean {
@@ -568,14 +570,28 @@ export class NliModel {
     const ids = new BigInt64Array(n * width).fill(BigInt(pad));
     const mask = new BigInt64Array(n * width);
     const types = new BigInt64Array(n * width);
-    rows.forEach((r, b) => {
+    // Token ids are small non-negative integers: on little-endian machines write each one's low 32 bits
+    // through an Int32Array view (a BigInt per token costs more than the tiny models' forward pass).
+    const put = LITTLE_ENDIAN
+      ? (target: BigInt64Array) => {
+          const view = new Int32Array(target.buffer, target.byteOffset, target.length * 2);
+          return (at: number, value: number) => {
+            view[2 * at] = value;
+            view[2 * at + 1] = value < 0 ? -1 : 0;
+          };
+        }
+      : (target: BigInt64Array) => (at: number, value: number) => {
+          target[at] = BigInt(value);
+        };
+    const [putId, putMask, putType] = [put(ids), put(mask), put(types)];
+    for (const [b, r] of rows.entries()) {
       const offset = b * width + (left ? width - r.input_ids.length : 0);
-      r.input_ids.forEach((t, i) => {
-        ids[offset + i] = BigInt(t);
-        mask[offset + i] = BigInt(r.attention_mask[i] as number);
-        types[offset + i] = BigInt(r.token_type_ids?.[i] ?? 0);
-      });
-    });
+      for (let i = 0; i < r.input_ids.length; i++) {
+        putId(offset + i, r.input_ids[i] as number);
+        putMask(offset + i, r.attention_mask[i] as number);
+        putType(offset + i, r.token_type_ids?.[i] ?? 0);
+      }
+    }
     const tensor = (data: BigInt64Array) => new transformers.Tensor("int64", data, [n, width]);
     const all: Record<string, BigInt64Array> = { input_ids: ids, attention_mask: mask, token_type_ids: types };
     const feeds = Object.fromEntries(this.inputNames.map((name) => [name, tensor(all[name] as BigInt64Array)]));

@@ -292,6 +292,26 @@ describe("typed errors", () => {
     }
   });
 
+  it("a hub id loads through transformers.js's cache, with the folder's numbers", async () => {
+    const env = transformers.env as unknown as { allowRemoteModels: boolean; cacheDir: string };
+    const saved = { ...env };
+    env.cacheDir = mkdtempSync(join(tmpdir(), "npov-nli-hub-"));
+    env.allowRemoteModels = false;
+    cpSync(join(ENCODER_ZOO, "optimum-bert"), join(env.cacheDir, "someone", "nli-bert"), { recursive: true });
+    try {
+      const hub = await NliModel.fromPretrained("someone/nli-bert", { dtype: "q8" });
+      const folder = await NliModel.fromPretrained(join(ENCODER_ZOO, "optimum-bert"), { dtype: "q8" });
+      expect(hub).toMatchObject({ model: "someone/nli-bert", dtype: "q8", dynamicQuantization: true });
+      expect(hub.labels).toEqual(folder.labels);
+      expect(await hub.scorePairs(PAIRS)).toEqual(await folder.scorePairs(PAIRS));
+      await expect(NliModel.fromPretrained("someone/not-cached")).rejects.toMatchObject({ code: "MODEL_NOT_FOUND" });
+      await hub.dispose();
+      await folder.dispose();
+    } finally {
+      Object.assign(env, saved);
+    }
+  });
+
   it("a causal LM given NLI labels is UNSUPPORTED_MODEL (its graph reads more than a cross-encoder)", async () => {
     const src = join(ENCODER_ZOO, "..", "zoo", "optimum-gpt2");
     const dir = join(mkdtempSync(join(tmpdir(), "npov-nli-gpt2-")), "gpt2");
