@@ -3,10 +3,11 @@
 // model and dtype: pair throughput (pairs/s: 96 distinct premise-hypothesis pairs -- 12 response sentences x 8
 // arguments -- through NliModel.scorePairs, batch size 16, and one pair per run) and the p50/p90 time of one
 // check (NliDetector.score) of a 12-sentence response against 8 arguments (2 perspectives x 4), which asks for
-// 316 pairs. The pair cache is off (cache: 0), so every run reaches the model. onnxruntime's default intra-op
-// thread pool. The zoo's models are tiny: the cost is tokenization, padding and per-op overhead, not the
+// 316 pairs. The pair cache is off (cache: 0), so every run reaches the model. One onnxruntime intra-op
+// thread (the machine is shared: a thread pool's figures swing more). The zoo's models are tiny: the cost is tokenization, padding and per-op overhead, not the
 // matrix products of a real NLI model (DeBERTa-v3-xsmall: 22M parameters in its encoder, 6 layers of 384).
-// Usage: node bench/nli.bench.mjs [folder:dtype ...]
+// Usage: node bench/nli.bench.mjs [model:dtype ...] -- a zoo folder name, or the path of any NLI model folder
+// (e.g. node bench/nli.bench.mjs ./models/nli-deberta-v3-xsmall:q8 to measure a downloaded model).
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { NliDetector, NliModel } from "@npov/nli";
@@ -18,6 +19,7 @@ const DEFAULT_RUNS = ["optimum-bert", "optimum-distilbert", "optimum-deberta-v2"
   ["fp32", "fp16", "q8", "q4"].map((d) => `${f}:${d}`),
 );
 const CHECKS = 12;
+const ONE_THREAD = { intraOpNumThreads: 1, interOpNumThreads: 1 };
 const PAIR_RUNS = 5;
 
 const input = {
@@ -61,9 +63,9 @@ const response = [
 
 /** One model and dtype: load, pair throughput (batched and one by one), per-check times. */
 async function measure(folder, dtype) {
-  const dir = join(ZOO, folder);
+  const dir = folder.includes("/") ? folder : join(ZOO, folder);
   const t0 = performance.now();
-  const model = await NliModel.fromPretrained(dir, { dtype, cache: 0 });
+  const model = await NliModel.fromPretrained(dir, { dtype, cache: 0, sessionOptions: ONE_THREAD });
   const loadS = (performance.now() - t0) / 1000;
   const sentences = response.match(/[^.]+\./g).map((s) => s.trim());
   const args = input.perspectives.flatMap((p) => p.arguments);
@@ -79,7 +81,7 @@ async function measure(folder, dtype) {
     return percentile(rates, 50);
   };
   const batched = await throughput(model);
-  const single = await NliModel.fromPretrained(dir, { dtype, cache: 0, batchSize: 1 });
+  const single = await NliModel.fromPretrained(dir, { dtype, cache: 0, batchSize: 1, sessionOptions: ONE_THREAD });
   const oneByOne = await throughput(single);
   await single.dispose();
   const detector = new NliDetector(model);
@@ -105,14 +107,15 @@ async function measure(folder, dtype) {
 
 const runs = process.argv.slice(2).length > 0 ? process.argv.slice(2) : DEFAULT_RUNS;
 console.log(
-  `input: 12-sentence response (${response.split(/\s+/).length} words) against 8 arguments (2 perspectives x 4); pair throughput over ${12 * 8} distinct pairs (median of ${PAIR_RUNS}); check times over ${CHECKS} checks after a warm-up; pair cache off`,
+  `input: 12-sentence response (${response.split(/\s+/).length} words) against 8 arguments (2 perspectives x 4); pair throughput over ${12 * 8} distinct pairs (median of ${PAIR_RUNS}); check times over ${CHECKS} checks after a warm-up; pair cache off; 1 intra-op thread`,
 );
 console.log(
   "| model | dtype | load s | batch | pairs/s (batched) | pairs/s (one by one) | pairs per check (cut to 128 tokens) | check p50 ms | check p90 ms |",
 );
 console.log("|---|---|--:|--:|--:|--:|--:|--:|--:|");
 for (const run of runs) {
-  const [folder, dtype] = run.split(":");
+  const at = run.lastIndexOf(":");
+  const [folder, dtype] = [run.slice(0, at), run.slice(at + 1)];
   const x = await measure(folder, dtype);
   console.log(
     `| ${folder} | ${dtype} | ${fmt(x.loadS, 2)} | ${x.batchSize} | ${fmt(x.batched)} | ${fmt(x.oneByOne)} | ${x.pairs} (${x.truncated}) | ${fmt(x.p50, 1)} | ${fmt(x.p90, 1)} |`,

@@ -103,6 +103,8 @@ export interface NliModelOptions {
   maxLength?: number;
   /** Pair scores to keep (default {@link DEFAULT_PAIR_CACHE_SIZE}; 0: none), or a cache shared with other models. */
   cache?: number | PairScoreCache;
+  /** onnxruntime session options (e.g. `{ intraOpNumThreads: 1 }`), passed to transformers.js. */
+  sessionOptions?: Record<string, unknown>;
 }
 
 /** A model used after {@link NliModel.dispose}. */
@@ -250,6 +252,11 @@ function checkOptions(options: unknown): NliModelOptions {
   if (o.modelFileName !== undefined && (typeof o.modelFileName !== "string" || o.modelFileName === ""))
     throw new InvalidValueError("modelFileName", 'must be a file base name such as "model".');
   if (o.cache !== undefined && !(o.cache instanceof PairScoreCache)) new PairScoreCache(o.cache as number);
+  if (
+    o.sessionOptions !== undefined &&
+    (typeof o.sessionOptions !== "object" || o.sessionOptions === null || Array.isArray(o.sessionOptions))
+  )
+    throw new InvalidValueError("sessionOptions", "must be an object of onnxruntime session options.");
   return o;
 }
 
@@ -325,7 +332,8 @@ export class NliModel {
       let dtype: ModelDtype;
       let dynamicQuantization: boolean;
       let lm: LoadedClassifier;
-      const sessionOptions = { logSeverityLevel: 4 };
+      // onnxruntime would print warnings and failures to stderr itself; npov reports them as typed errors.
+      const sessionOptions = { logSeverityLevel: 4, ...options.sessionOptions };
       if (folder !== undefined) {
         const dir = resolve(folder);
         if (!existsSync(join(dir, "config.json")))
