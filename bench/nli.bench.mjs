@@ -5,7 +5,7 @@
 // check (NliDetector.score) of a 12-sentence response against 8 arguments (2 perspectives x 4), which asks for
 // 316 pairs. The pair cache is off (cache: 0), so every run reaches the model. One onnxruntime intra-op
 // thread (the machine is shared: a thread pool's figures swing more). The zoo's models are tiny: the cost is tokenization, padding and per-op overhead, not the
-// matrix products of a real NLI model (DeBERTa-v3-xsmall: 22M parameters in its encoder, 6 layers of 384).
+// matrix products of a real NLI model (hidden sizes of 384 and up).
 // Usage: node bench/nli.bench.mjs [model:dtype ...] -- a zoo folder name, or the path of any NLI model folder
 // (e.g. node bench/nli.bench.mjs ./models/nli-deberta-v3-xsmall:q8 to measure a downloaded model).
 import { dirname, join } from "node:path";
