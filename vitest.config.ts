@@ -11,6 +11,7 @@ export default defineConfig({
       [
         "core",
         "autograd",
+        "nli",
         "rouge",
         "salience",
         "classifier",

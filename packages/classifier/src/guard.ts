@@ -29,6 +29,7 @@ import {
   validateResponse,
   writeFileAtomic,
 } from "@npov/core";
+import { NliDetector, type NliModelOptions, type NliScoringOptions } from "@npov/nli";
 import {
   alignErrorDetector,
   defaultWordVectors,
@@ -52,7 +53,7 @@ export interface GuardThresholds {
  * it loads (a model folder, a soft prompt, a stacked model); the `detector` object of a guard config.
  */
 export interface DetectorSpec {
-  /** e.g. "rouge", "soft", "align", "salience", "classifier", "stacked". */
+  /** e.g. "rouge", "soft", "align", "support", "salience", "classifier", "nli", "stacked". */
   method: string;
   /** Model folder (or hub id) of model-based methods; default: the model npov ships for the method. */
   model?: string;
@@ -66,6 +67,12 @@ export interface DetectorSpec {
   dtype?: string;
   /** Decoder file base name, e.g. "decoder_model_merged" (transformers.js's `model_file_name`). */
   modelFile?: string;
+  /** nli: pairs per model run (default 16). */
+  nliBatchSize?: number;
+  /** nli: most sentence pairs one check may score (default 2,000). */
+  nliMaxPairs?: number;
+  /** nli: a pair longer than the model's context is cut and reported ("report", default) or refused ("error"). */
+  nliTruncation?: string;
   /** Settings of methods added by applications, e.g. `endpoint: "http://localhost:8000/v1"`. */
   [setting: string]: unknown;
 }
@@ -98,8 +105,38 @@ function classifierOf(spec: DetectorSpec): Promise<YesNoClassifier> {
 }
 
 /**
+ * The nli detector of a spec: `model` is required (npov ships no NLI model), `dtype`/`modelFile` choose the
+ * weights file, `nliBatchSize`, `nliMaxPairs` and `nliTruncation` the run.
+ * @throws InvalidValueError naming the spec field; the errors of NliDetector.fromPretrained
+ */
+function nliOf(spec: DetectorSpec): Promise<NliDetector> {
+  if (spec.model === undefined)
+    throw new InvalidValueError(
+      "model",
+      "the nli method needs an NLI model: give --model (or the guard config's detector.model) a folder or hub id of a sequence classifier with entailment/neutral/contradiction labels, e.g. Xenova/nli-deberta-v3-xsmall.",
+    );
+  const integer = (key: "nliBatchSize" | "nliMaxPairs"): number | undefined => {
+    const v = spec[key];
+    if (v !== undefined && (typeof v !== "number" || !Number.isInteger(v) || v < 1))
+      throw new InvalidValueError(key, `must be an integer >= 1, got ${describe(v)}.`);
+    return v;
+  };
+  const truncation = spec.nliTruncation;
+  if (truncation !== undefined && truncation !== "report" && truncation !== "error")
+    throw new InvalidValueError("nliTruncation", `must be "report" or "error", got ${describe(truncation)}.`);
+  const [batchSize, maxPairs] = [integer("nliBatchSize"), integer("nliMaxPairs")];
+  const options: NliModelOptions & NliScoringOptions = {
+    ...modelFileOptions(spec),
+    ...(batchSize === undefined ? {} : { batchSize }),
+    ...(maxPairs === undefined ? {} : { maxPairs }),
+    ...(truncation === undefined ? {} : { truncation }),
+  };
+  return NliDetector.fromPretrained(spec.model, options);
+}
+
+/**
  * The detector methods npov ships: data-free (rouge, soft, align, support -- the best on chatbot-style
- * text, docs/results.md), model-based (salience, classifier), stacked.
+ * text, docs/results.md), model-based (salience, classifier; nli with an NLI model), stacked.
  */
 export const BUILTIN_DETECTOR_METHODS: DetectorMethods = {
   rouge: () => rougeErrorDetector(),
@@ -116,6 +153,7 @@ export const BUILTIN_DETECTOR_METHODS: DetectorMethods = {
     });
   },
   classifier: classifierOf,
+  nli: nliOf,
   stacked: async (spec) => {
     if (spec.stacked === undefined)
       throw new InvalidValueError(

@@ -21,7 +21,7 @@ import { SalienceDetector, type SalienceResult } from "@npov/salience";
 import type { Command } from "commander";
 import { ENDPOINT_DETECTOR_METHODS, ENDPOINT_METHOD_OPTIONS, reportEndpointUsage } from "./commands/endpoint.js";
 import { addModelFileOptions, modelFileOptions } from "./commands/model.js";
-import { checkModelOption, UsageError, warnAboutModel } from "./util.js";
+import { checkModelOption, integerOption, UsageError, warnAboutModel } from "./util.js";
 
 /**
  * Every detector method by name. To add one, add a line: `name: (spec) => detector` (spec carries --model,
@@ -42,8 +42,34 @@ export interface MethodOptions {
   spec(opts: Record<string, unknown>): Record<string, unknown>;
 }
 
+/** The nli method's run options (its model is --model, the weights file --dtype / --model-file). */
+export const NLI_METHOD_OPTIONS: MethodOptions = {
+  add: (command) =>
+    command
+      .option(...integerOption("--nli-batch-size <n>", "nli: sentence pairs per model run (default 16)", { min: 1 }))
+      .option(
+        ...integerOption("--nli-max-pairs <n>", "nli: most sentence pairs one check may score (default 2000)", {
+          min: 1,
+        }),
+      )
+      .option(
+        "--nli-truncation <policy>",
+        "nli: a pair longer than the model's context is cut and reported (report, the default) or refused (error)",
+      ),
+  spec: (opts) => {
+    const truncation = opts.nliTruncation;
+    if (truncation !== undefined && truncation !== "report" && truncation !== "error")
+      throw new UsageError(`--nli-truncation must be report or error, got "${String(truncation)}".`);
+    return {
+      ...(opts.nliBatchSize === undefined ? {} : { nliBatchSize: opts.nliBatchSize }),
+      ...(opts.nliMaxPairs === undefined ? {} : { nliMaxPairs: opts.nliMaxPairs }),
+      ...(truncation === undefined ? {} : { nliTruncation: truncation }),
+    };
+  },
+};
+
 /** The option groups of added methods, in --help order. */
-export const METHOD_OPTIONS: MethodOptions[] = [ENDPOINT_METHOD_OPTIONS];
+export const METHOD_OPTIONS: MethodOptions[] = [ENDPOINT_METHOD_OPTIONS, NLI_METHOD_OPTIONS];
 
 /**
  * Run after a command has used its detectors, before they are released (e.g. print an endpoint's usage on
