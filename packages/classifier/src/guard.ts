@@ -33,6 +33,7 @@ import { NliDetector, type NliModelOptions, type NliScoringOptions } from "@npov
 import {
   alignErrorDetector,
   defaultWordVectors,
+  rouge1PrecisionDetector,
   rougeErrorDetector,
   SoftMatcher,
   softErrorDetector,
@@ -143,6 +144,7 @@ export const BUILTIN_DETECTOR_METHODS: DetectorMethods = {
   soft: () => softErrorDetector(defaultSoftMatcher()),
   align: () => alignErrorDetector(defaultSoftMatcher()),
   support: () => supportErrorDetector(),
+  "rouge1-precision": () => rouge1PrecisionDetector(),
   salience: (spec) => {
     const variant = spec.variant ?? "grad-x-input";
     if (variant !== "grad-x-input" && variant !== "grad-norm")

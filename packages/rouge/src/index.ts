@@ -23,6 +23,7 @@ export {
   saveLexSim,
   symmetricEigen,
 } from "./lexsim.js";
+export * from "./lexsim-card.js";
 export * from "./limits.js";
 export { nltkPorterStem } from "./nltk-porter.js";
 export * from "./roles.js";

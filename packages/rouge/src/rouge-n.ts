@@ -1,5 +1,14 @@
 /** Plain ROUGE-N between two texts, reproducing Google's rouge-score with `tokenizer: "rouge-score"`. */
-import { describe, InvalidValueError, NotTextError } from "@npov/core";
+import {
+  type CheckInput,
+  describe,
+  type ErrorDetector,
+  type ErrorScores,
+  groundingOf,
+  InvalidValueError,
+  NotTextError,
+  validateResponse,
+} from "@npov/core";
 import {
   clippedOverlapUnchecked,
   countTermsUnchecked,
@@ -44,4 +53,27 @@ export function rougeN(prediction: string, target: string, options: RougeNOption
     pred.length,
     tgt.length,
   );
+}
+
+/**
+ * The plain ROUGE-1 baseline as an ErrorDetector (`"rouge1-precision"`): hallucination = 1 - ROUGE-1 precision
+ * and coverage = 1 - ROUGE-1 recall of the response against all given arguments (or all sources) as one text,
+ * rouge-score's tokenizer with its Porter stemmer and every word kept -- what a plain ROUGE script computes. The
+ * yardstick every detector must beat on every response shape (docs/results.md); no evidence, no word maps.
+ */
+export function rouge1PrecisionDetector(): ErrorDetector {
+  return {
+    name: "rouge1-precision",
+    detect(input: CheckInput, response: string): ErrorScores {
+      const g = groundingOf(input);
+      const text = validateResponse(response);
+      const target = g.perspectives.flatMap((p) => p.arguments.map((a) => a.text)).join("\n");
+      const r = rougeN(text, target, { tokenizer: "rouge-score", stopwords: false });
+      return {
+        hallucination: 1 - r.precision,
+        coverage: 1 - r.recall,
+        features: { "rouge1.precision": r.precision, "rouge1.recall": r.recall },
+      };
+    },
+  };
 }

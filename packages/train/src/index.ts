@@ -6,4 +6,5 @@
 export * from "./data.js";
 export * from "./seq2seq.js";
 export * from "./support.js";
+export * from "./support-report.js";
 export * from "./vectors.js";

@@ -361,3 +361,31 @@ export function trainSupport(options: SupportTrainingOptions): SupportTraining {
     calibration,
   };
 }
+
+/** The model card (README.md) of a trained support folder. */
+export function supportCard(
+  training: SupportTraining,
+  info: { kb: string; command: string; seconds: number; tuneWeight: number },
+): string {
+  const { counts, crossValidation: cv, calibration } = training;
+  const c = training.combiner;
+  const cal = (key: string) => {
+    const x = calibration[key];
+    return x === undefined ? "n/a" : `Brier ${x.brier.toFixed(3)}, ECE ${x.ece.toFixed(3)} (n = ${x.n})`;
+  };
+  const n = (x: number) => x.toLocaleString("en-US");
+  return (
+    "# npov-support\n\nThe learned parts of the `support` detector of @npov/rouge, the default detector of npov (`npov check`, guards, serve). Data-free: no language model.\n\n" +
+    `* \`specificity.json\`: document frequencies of word stems over the ${n(training.specificity.documents)} arguments (with paraphrases) of the ${info.kb} knowledge base's train and dev topics (test topics unseen); a word's specificity is its normalized IDF, query and topic words x 0.3.\n` +
+    `* \`combiner.json\` (npov-support-combiner/2): logistic models fitted by Newton's method from a seeded start (bit-identical on retraining). Two **sentence models** read what one sentence says -- support, unsupported specific mass, how much one argument or source unit explains, discourse and debate-meta words, hedges, questions -- never where it stands: \`sentence\` (${c.sentence?.features.length ?? 0} inputs; P(a claim nothing given supports)) and \`stating\` (P(it states a given argument)), plus \`sourcesSentence\` for responses checked against plain sources. **Example models** with every weight >= 0 over ${c.hallucination.features.length} (hallucination), ${c.coverage.features.length} (coverage) and ${c.sourcesHallucination?.features.length ?? 0} (sources hallucination) features, each a share or bounded transform in [0, 1] oriented "higher = worse" -- the largest sentence probabilities, exact and soft imprecision, unmatched names and numbers, argument-like sentences per given argument, least covered argument, expected stated arguments per given argument -- so the score never falls when an unsupported claim is added or a stated argument removed, and no input grows with the size of the response or the sources.\n` +
+    `* Training data (train topics only): ${n(counts.chatbot)} chatbot-style synthetic NPOV answers, ${n(counts.template)} template-style ones (coverage model), ${n(counts.extra)} synthetic examples of other shapes (\`buildShapeDataset\`: NPOV answers with an invented argument first / middle / last, one-sentence and QA answers, dialogue replies, summaries, long noisy sources; ${n(counts.sources)} of them checked against sources), and ${counts.tune} hand-written examples of the chatbot-dev **tune** part, weighted ${info.tuneWeight} : 1 against the synthetic NPOV part. The heldout part, the test topics and the human-labelled grounding sets (FaithDial, HaluEval) were never trained on.\n` +
+    `* Command: \`${info.command}\` (${info.seconds.toFixed(0)} s on 2 cores).\n` +
+    (cv === undefined
+      ? ""
+      : `* Cross-validation: topic-grouped ${cv.folds}-fold on the tune part (both stages refitted per fold): out-of-fold ROC AUC hallucination ${cv.hallucination?.toFixed(3) ?? "n/a"}, coverage ${cv.coverage?.toFixed(3) ?? "n/a"}.\n`) +
+    `* Calibration on the training data: NPOV hallucination ${cal("hallucination.synthetic")} synthetic, ${cal("hallucination.tune")} tune; coverage ${cal("coverage.synthetic")} synthetic, ${cal("coverage.tune")} tune; sources hallucination ${cal("sourcesHallucination.synthetic")}. Held-out figures, next to the plain ROUGE-1 baseline on every response shape, are in docs/results.md.\n` +
+    "* Coverage of a sources input is not learned: it is the specificity-weighted share of the sources' content the response leaves out (optional for that shape; an answer need not restate every retrieved sentence).\n" +
+    "* Limits: English; word matching (WordNet relations and the npov-lexsim embedding), so a freely reworded argument can look dropped and an invented claim built from the sources' own words can look supported -- sentence-level semantics (an NLI model, `--methods nli`) is the next step. Probabilities are under the training mix: calibrate guard thresholds on your data (`npov calibrate-guard`).\n" +
+    "* License: the specificity table is derived from Perspectrum (CC BY-SA 4.0) and distributed under CC BY-SA 4.0 with that attribution; the combiner is the project's own.\n"
+  );
+}
