@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 
 const built = new URL("../dist/bin.js", import.meta.url);
 if (!existsSync(fileURLToPath(built))) {
-  const root = fileURLToPath(new URL("../../..", import.meta.url));
+  const root = fileURLToPath(new URL("../../..", import.meta.url)).replace(/\/$/, "");
   process.stderr.write(
     `npov: the command line is not built yet (${fileURLToPath(built)} is missing): run \`pnpm build\` in ${root}, or \`pnpm run setup\` for the whole set-up. [NOT_BUILT]\n`,
   );
