@@ -61,7 +61,9 @@ describe("the npov bin on a fresh clone", () => {
   it("before the build, `pnpm exec npov` says in one line how to build", () => {
     const r = run("pnpm", ["exec", "npov", "kb", "list", "--json"]);
     expect(r.stdout).toBe("");
-    expect(r.stderr).toMatch(/^npov: the command line is not built yet \(.*dist\/bin\.js is missing\): run `pnpm build` in .*\. \[NOT_BUILT\]\n$/);
+    expect(r.stderr).toMatch(
+      /^npov: the command line is not built yet \(.*dist\/bin\.js is missing\): run `pnpm build` in .*\. \[NOT_BUILT\]\n$/,
+    );
     expect(r.status).toBe(2);
   });
 
