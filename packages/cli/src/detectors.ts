@@ -176,15 +176,19 @@ export function salienceJson(r: SalienceResult) {
   };
 }
 
-/** Load the salience detector named by --model (default: the shipped models/npov-gen). */
+/**
+ * Load the salience detector named by --model (default: the shipped models/npov-gen) for `npov salience`,
+ * with the warning said on stderr when the model's card marks it unusable for salience (the heatmap page
+ * repeats it).
+ */
 export async function loadSalience(
   model: string | undefined,
   variant = "grad-x-input",
   files: { dtype?: string; modelFile?: string } = {},
-): Promise<SalienceDetector> {
+): Promise<{ detector: SalienceDetector; warning: string | undefined }> {
   if (variant !== "grad-x-input" && variant !== "grad-norm")
     throw new UsageError(`--variant must be grad-x-input or grad-norm, got "${variant}".`);
   if (model !== undefined) checkModelOption(model, "--model");
-  warnAboutModel(model, "npov-gen", "salience");
-  return SalienceDetector.fromPretrained(model, { variant, ...modelFileOptions(files) });
+  const warning = warnAboutModel(model, "npov-gen", "salience", { hasMethods: false });
+  return { detector: await SalienceDetector.fromPretrained(model, { variant, ...modelFileOptions(files) }), warning };
 }
