@@ -988,7 +988,8 @@ function Admin(props: { token: string }) {
       .then(setExported)
       .catch((e: Error) => setError(e.message));
   const url = (text: string, type: string) => URL.createObjectURL(new Blob([text], { type }));
-  const fmt = (x: number | null) => (x === null ? "n/a" : x.toFixed(3));
+  // null in the report: alpha (or an annotator's agreement) is undefined, which is not perfect agreement.
+  const fmt = (x: number | null) => (x === null ? "undefined" : x.toFixed(3));
   const o = progress?.overall;
   return (
     <main class="admin" id="admin">
@@ -1103,6 +1104,13 @@ function Admin(props: { token: string }) {
               ))}
             </tbody>
           </table>
+          {(exported.agreement.alpha.some((r) => r.alpha === null) ||
+            exported.agreement.annotators.some((a) => a.agreement === null)) && (
+            <p class="note" id="alpha-undefined">
+              undefined: fewer than two pairable ratings, or every rating the same (e.g. every annotator answered "no":
+              alpha is 0/0, not perfect agreement).
+            </p>
+          )}
         </section>
       )}
     </main>

@@ -220,17 +220,37 @@ export interface ReportAgreement {
   annotators?: ReadonlyArray<{ annotator: string; agreement: number | null; units: number }>;
 }
 
-/** Plain-text lines of an agreement report, e.g. "hallucination (example): alpha 0.600 (120 units, 600 ratings)". */
+/**
+ * What an undefined alpha (null in an agreement report, "undefined" in text and HTML) means: shown under
+ * the numbers whenever one is undefined.
+ */
+export const UNDEFINED_ALPHA_NOTE =
+  'undefined: fewer than two pairable ratings, or every rating the same (e.g. every annotator answered "no": alpha is 0/0, not perfect agreement).';
+
+/** An agreement value as text and HTML show it: 3 decimals, or "undefined". */
+const agreementValue = (x: number | null) => (x === null ? "undefined" : x.toFixed(3));
+
+/**
+ * Plain-text lines of an agreement report, e.g. "hallucination (example): alpha 0.600 (120 units, 600
+ * ratings)", and {@link UNDEFINED_ALPHA_NOTE} when a value is undefined.
+ */
 export function formatAgreement(agreement: ReportAgreement): string {
   checkAgreement(agreement);
-  const alpha = (x: number | null) => (x === null ? "n/a" : x.toFixed(3));
+  const alpha = agreementValue;
   const lines = agreement.alpha.map(
     (r) =>
       `${r.errorType}${r.level === undefined ? "" : ` (${r.level})`}: alpha ${alpha(r.alpha)} (${r.units} units, ${r.ratings} ratings)`,
   );
   for (const a of agreement.annotators ?? [])
     lines.push(`${a.annotator}: agreement with the others' majority ${alpha(a.agreement)} (${a.units} labels)`);
+  if (hasUndefinedAlpha(agreement)) lines.push(`(${UNDEFINED_ALPHA_NOTE})`);
   return lines.join("\n");
+}
+
+function hasUndefinedAlpha(agreement: ReportAgreement): boolean {
+  return (
+    agreement.alpha.some((r) => r.alpha === null) || (agreement.annotators ?? []).some((a) => a.agreement === null)
+  );
 }
 
 /** Options of {@link renderReport}. */
@@ -245,7 +265,7 @@ export interface ReportOptions {
 
 /** The agreement section: alpha per error type, then each annotator's agreement with the others. */
 function agreementHtml(agreement: ReportAgreement): string {
-  const alpha = (x: number | null) => (x === null ? "n/a" : x.toFixed(3));
+  const alpha = agreementValue;
   const rows = agreement.alpha.map((r) => [
     r.errorType,
     r.level ?? "",
@@ -256,7 +276,7 @@ function agreementHtml(agreement: ReportAgreement): string {
   const people = (agreement.annotators ?? []).map((a) => [a.annotator, alpha(a.agreement), String(a.units)]);
   return `<h2>Annotator agreement</h2>
 ${htmlTable(["error type", "unit", "Krippendorff's alpha", "units", "ratings"], rows, "nominal alpha over the annotators' labels", "agreement-alpha")}
-${people.length === 0 ? "" : htmlTable(["annotator", "agreement", "labels"], people, "each annotator against the majority of the others", "agreement-annotators")}`;
+${people.length === 0 ? "" : htmlTable(["annotator", "agreement", "labels"], people, "each annotator against the majority of the others", "agreement-annotators")}${hasUndefinedAlpha(agreement) ? `\n<p class="note" id="agreement-undefined">${escapeHtml(UNDEFINED_ALPHA_NOTE)}</p>` : ""}`;
 }
 
 /**

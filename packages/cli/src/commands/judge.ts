@@ -148,8 +148,21 @@ export function registerJudge(program: Command): void {
       };
     });
     process.stderr.write(`npov: ${formatUsage(client.usage())}\n`);
-    if (opts.json) return outJson({ attributes: summary, usage: client.usage() });
+    // An undefined statistic is null in JSON (present and undefined), never left out or shown as a number.
+    const orNull = (a: RatingAgreement) => ({
+      ...a,
+      alphaLlmVsHuman: a.alphaLlmVsHuman ?? null,
+      kendallTau: a.kendallTau ?? null,
+      alphaLlmSamples: a.alphaLlmSamples ?? null,
+    });
+    if (opts.json)
+      return outJson({
+        attributes: summary.map((s) => (s.agreement === undefined ? s : { ...s, agreement: orNull(s.agreement) })),
+        usage: client.usage(),
+      });
     const f = (x: number | undefined) => (x === undefined ? "-" : x.toFixed(3));
+    // A statistic computed over usable items that is undefined there (alpha 0/0, tau of a constant).
+    const defined = (x: number | undefined) => (x === undefined ? "undefined" : x.toFixed(3));
     // Agreement columns only when some attribute has agreement; a row without it says why below the table.
     const withAgreement = summary.some((s) => s.agreement !== undefined);
     out(
@@ -161,12 +174,19 @@ export function registerJudge(program: Command): void {
           f(s.llmMean),
           `${s.unparsed}/${s.answers}`,
           ...(withAgreement
-            ? [f(s.agreement?.humanMean), f(s.agreement?.alphaLlmVsHuman), f(s.agreement?.kendallTau)]
+            ? s.agreement === undefined
+              ? ["-", "-", "-"]
+              : [f(s.agreement.humanMean), defined(s.agreement.alphaLlmVsHuman), defined(s.agreement.kendallTau)]
             : []),
         ]),
       ),
     );
     const notes: string[] = [];
+    const statistics = summary.flatMap((s) => (s.agreement === undefined ? [] : [s.agreement]));
+    if (statistics.some((a) => a.alphaLlmVsHuman === undefined || a.kendallTau === undefined))
+      notes.push(
+        "undefined under alpha: every per-item mean is the same (0/0, not perfect agreement); under tau: one side rates every item the same (no ranking).",
+      );
     if (summary.some((s) => s.llmMean === undefined))
       notes.push('"-" under LLM mean: no answer for that attribute held a readable 1-5 rating.');
     for (const s of summary) {
