@@ -19,9 +19,14 @@ import type { ErrorDetector } from "@npov/core";
 import type { SoftMatcher } from "@npov/rouge";
 import { SalienceDetector, type SalienceResult } from "@npov/salience";
 import type { Command } from "commander";
-import { ENDPOINT_DETECTOR_METHODS, ENDPOINT_METHOD_OPTIONS, reportEndpointUsage } from "./commands/endpoint.js";
+import {
+  ENDPOINT_DETECTOR_METHODS,
+  ENDPOINT_METHOD_OPTIONS,
+  isEndpointMethod,
+  reportEndpointUsage,
+} from "./commands/endpoint.js";
 import { addModelFileOptions, modelFileOptions } from "./commands/model.js";
-import { checkModelOption, UsageError, warnAboutModel } from "./util.js";
+import { checkModelOption, modelWarning, UsageError, warnAboutModel } from "./util.js";
 
 /**
  * Every detector method by name. To add one, add a line: `name: (spec) => detector` (spec carries --model,
@@ -66,6 +71,36 @@ const MODEL_USE: Readonly<Record<string, { model: string; use: "salience" | "cla
   salience: { model: "npov-gen", use: "salience" },
   classifier: { model: "npov-cls", use: "classifier" },
 };
+
+/**
+ * The models a run of `methods` uses, one line per model-based method ("salience: models/npov-gen
+ * (shipped)", "likert: M at http://..."), or one line saying no model-based method ran; and the card
+ * warnings of the models that are unusable for their use. For reports, which outlive the terminal.
+ */
+export function modelsOfRun(
+  methods: readonly string[],
+  spec: { model?: string | undefined; endpoint?: string | undefined; endpointModel?: string | undefined },
+): { description: string; warnings: string[] } {
+  const lines: string[] = [];
+  const warnings: string[] = [];
+  for (const method of methods) {
+    const use = MODEL_USE[method];
+    if (use !== undefined) {
+      lines.push(`${method}: ${spec.model ?? `models/${use.model} (shipped)`}`);
+      const warning = modelWarning(spec.model, use.model, use.use);
+      if (warning !== undefined && !warnings.includes(warning)) warnings.push(warning);
+    } else if (method === "stacked" && spec.model !== undefined) lines.push(`stacked: classifier ${spec.model}`);
+    else if (isEndpointMethod(method))
+      lines.push(
+        `${method}: ${spec.endpointModel ?? spec.model ?? "(no model named)"} at ${spec.endpoint ?? "(no endpoint)"}`,
+      );
+  }
+  return {
+    description:
+      lines.length > 0 ? lines.join("; ") : `none: no model-based method ran (${methods.join(", ")} read no model)`,
+    warnings,
+  };
+}
 
 /**
  * Check a spec before loading anything: the method exists, --model (a path that does not exist is an
