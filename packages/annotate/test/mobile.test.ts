@@ -226,7 +226,7 @@ function labOf(hex: string, simulation: number[][]): [number, number, number] {
 }
 
 /** CIEDE2000 colour difference (Sharma, Wu and Dalal 2005). */
-export function deltaE2000([L1, a1, b1]: number[], [L2, a2, b2]: number[]): number {
+function deltaE2000([L1, a1, b1]: number[], [L2, a2, b2]: number[]): number {
   const rad = Math.PI / 180;
   const C1 = Math.hypot(a1 as number, b1 as number);
   const C2 = Math.hypot(a2 as number, b2 as number);
