@@ -42,7 +42,10 @@ export interface ExampleAnnotationMeta {
 export interface AlphaRow {
   errorType: string;
   level: "example" | "word" | "argument" | "sentence";
-  /** Krippendorff's alpha (nominal); null when fewer than two pairable ratings exist. */
+  /**
+   * Krippendorff's alpha (nominal); null when it is undefined: fewer than two pairable ratings, or every
+   * rating the same (0/0 -- e.g. every annotator answered "no"), which is not perfect agreement.
+   */
   alpha: number | null;
   /** Units rated by at least one annotator, and ratings given. */
   units: number;
@@ -96,7 +99,7 @@ export function majorityWordSpans(words: readonly Span[], voters: ReadonlyArray<
 
 const alphaOrNull = (data: Rating[][]): number | null => {
   try {
-    return krippendorffAlpha(data, "nominal");
+    return krippendorffAlpha(data, "nominal") ?? null; // every rating the same: alpha undefined (0/0)
   } catch (e) {
     if (e instanceof InvalidValueError) return null; // fewer than two pairable ratings: alpha undefined
     throw e;

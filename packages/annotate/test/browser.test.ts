@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { AnnotationStore, type RunningServer, startAnnotationServer } from "@npov/annotate";
 import type { NpovExample } from "@npov/core";
+import { UNDEFINED_ALPHA_NOTE } from "@npov/eval";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "../../../test/browser.js";
@@ -245,6 +246,9 @@ describe("annotation app in Chromium", () => {
     const alpha = (t: string) => page.locator(`#alpha [data-error-type="${t}"] .alpha-value`).textContent();
     expect(await alpha("hallucination")).toBe((4 / 9).toFixed(3));
     expect(await alpha("coverage")).toBe("1.000");
+    // Nobody marked anything ambiguous: every rating "no", alpha 0/0 -- undefined, not perfect agreement.
+    expect(await alpha("ambiguous")).toBe("undefined");
+    expect(await page.locator("#alpha-undefined").textContent()).toContain("not perfect agreement");
     await shot(page, "admin", ["#annotators", "#alpha", "#download-dataset", "#download-agreement"]);
 
     const save = async (selector: string, file: string) => {
@@ -298,10 +302,21 @@ describe("annotation app in Chromium", () => {
     expect(run.status).toBe(0);
     expect(run.stdout).toContain(`hallucination (example): alpha ${(4 / 9).toFixed(3)} (3 units, 6 ratings)`);
     expect(run.stdout).toContain("coverage (example): alpha 1.000 (3 units, 6 ratings)");
+    expect(run.stdout).toContain("ambiguous (example): alpha undefined (3 units, 6 ratings)");
+    expect(run.stdout).toContain(`(${UNDEFINED_ALPHA_NOTE})`);
+    expect(JSON.parse(readFileSync(agreementFile, "utf8")).alpha).toContainEqual({
+      errorType: "ambiguous",
+      level: "example",
+      alpha: null,
+      units: 3,
+      ratings: 6,
+    });
     expect(run.stdout).toContain("alice: agreement with the others' majority 0.833 (6 labels)");
     const html = readFileSync(report, "utf8");
     expect(html).toContain("<h2>Annotator agreement</h2>");
     expect(html).toContain(`<td>${(4 / 9).toFixed(3)}</td>`);
+    expect(html).toContain("<td>undefined</td>");
+    expect(html).toContain(`<p class="note" id="agreement-undefined">`);
   });
 });
 

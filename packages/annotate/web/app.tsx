@@ -176,10 +176,18 @@ interface FlatArgument {
   text: string;
 }
 
+/** What the annotator did with an example: what the next screen confirms. */
+type FinishAction = "submit" | "skip" | "flag";
+
 function Task(props: {
   token: string;
   item: WorkItem;
-  onFinished: (result: { status: string; feedback: CalibrationFeedback | null; progress: Mine }) => void;
+  /** Confirms what happened to the previous example (consecutive examples can share a response). */
+  notice?: string | null;
+  onFinished: (
+    result: { status: string; feedback: CalibrationFeedback | null; progress: Mine },
+    action: FinishAction,
+  ) => void;
 }) {
   const { item, token } = props;
   const [ann, setAnn] = useState<Annotation>(() => item.draft ?? emptyAnnotation());
@@ -193,6 +201,25 @@ function Task(props: {
   const [help, setHelp] = useState(false);
   const [busy, setBusy] = useState(false);
   const first = useRef(true);
+  const toolbar = useRef<HTMLDivElement>(null);
+  const footer = useRef<HTMLElement>(null);
+
+  // A new example starts at the top of the page, where the confirmation of the previous one shows.
+  useLayoutEffect(() => {
+    window.scrollTo(0, 0);
+  }, []);
+
+  // The fixed footer's height, as --footer-h: the page keeps that much room below its content and scrolls
+  // with that margin, so the footer (two rows on a phone) never covers the last section or the toolbar.
+  useLayoutEffect(() => {
+    const el = footer.current;
+    if (el === null) return;
+    const set = () => document.documentElement.style.setProperty("--footer-h", `${el.offsetHeight}px`);
+    set();
+    const observer = new ResizeObserver(set);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
 
   const args: FlatArgument[] = useMemo(() => {
     const out: FlatArgument[] = [];
@@ -245,6 +272,12 @@ function Task(props: {
           start: (item.words[Math.min(sel.a, sel.f)] as Span).start,
           end: (item.words[Math.max(sel.a, sel.f)] as Span).end,
         };
+
+  // A new selection brings its toolbar into view: on a phone it can open below the screen's edge or behind
+  // the footer (the page's scroll-padding keeps the footer's height clear).
+  useEffect(() => {
+    toolbar.current?.scrollIntoView({ block: "nearest" });
+  }, [selection?.start, selection?.end]);
 
   const coveredBy = (a: FlatArgument) =>
     ann.argumentSpans.filter((m) => m.perspective === a.perspective && m.argument === a.argument);
@@ -360,7 +393,7 @@ function Task(props: {
     : 0;
   const complete = undecided.length === 0 && unanswered === 0;
 
-  const finish = async (body: unknown) => {
+  const finish = async (body: { action: FinishAction } & Record<string, unknown>) => {
     if (busy) return;
     setBusy(true);
     try {
@@ -370,7 +403,7 @@ function Task(props: {
         `/api/examples/${item.exampleId}/finish`,
         { method: "POST", body },
       );
-      props.onFinished(result);
+      props.onFinished(result, body.action);
     } catch (e) {
       setError((e as Error).message);
       setBusy(false);
@@ -559,6 +592,11 @@ function Task(props: {
 
   return (
     <main class="task" data-example={item.exampleId} data-stage={stage1 ? "interpretability" : "main"}>
+      {props.notice && (
+        <p class="notice" role="status" id="finished-notice">
+          {props.notice}
+        </p>
+      )}
       {item.calibration && (
         <p class="calibration-banner" id="calibration-banner">
           Calibration {item.calibration.index} of {item.calibration.total}: this example has known answers; you get
@@ -615,7 +653,7 @@ function Task(props: {
             })}
           </div>
           {selection && !stage1 && (
-            <div class="toolbar" id="toolbar" role="toolbar" aria-label="Mark the selection">
+            <div class="toolbar" id="toolbar" role="toolbar" aria-label="Mark the selection" ref={toolbar}>
               <span class="sel-text">“{excerpt(item.response.slice(selection.start, selection.end), 50)}”</span>
               {args.map((a) => (
                 <button
@@ -779,7 +817,7 @@ function Task(props: {
         </p>
       )}
 
-      <footer class="actions">
+      <footer class="actions" ref={footer}>
         <span class="status" id="status">
           {undecided.length === 0 ? "every argument decided" : `${undecided.length} argument(s) open`}
           {item.ais && ` · ${unanswered} AIS answer(s) open`}
@@ -888,30 +926,32 @@ function Feedback(props: { item: WorkItem; feedback: CalibrationFeedback; onNext
       <p class="message" id="feedback-message">
         {feedback.message}
       </p>
-      <table class="truth">
-        <thead>
-          <tr>
-            <th />
-            <th>known answer</th>
-            <th>yours</th>
-            <th />
-          </tr>
-        </thead>
-        <tbody>
-          <tr>
-            <th>hallucination</th>
-            <td>{yesNo(feedback.hallucination.truth)}</td>
-            <td>{yesNo(feedback.hallucination.answer)}</td>
-            <td>{feedback.hallucination.correct ? "✓" : "✗"}</td>
-          </tr>
-          <tr>
-            <th>coverage error</th>
-            <td>{yesNo(feedback.coverage.truth)}</td>
-            <td>{yesNo(feedback.coverage.answer)}</td>
-            <td>{feedback.coverage.correct ? "✓" : "✗"}</td>
-          </tr>
-        </tbody>
-      </table>
+      <div class="table-wrap">
+        <table class="truth">
+          <thead>
+            <tr>
+              <th />
+              <th>known answer</th>
+              <th>yours</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            <tr>
+              <th>hallucination</th>
+              <td>{yesNo(feedback.hallucination.truth)}</td>
+              <td>{yesNo(feedback.hallucination.answer)}</td>
+              <td>{feedback.hallucination.correct ? "✓" : "✗"}</td>
+            </tr>
+            <tr>
+              <th>coverage error</th>
+              <td>{yesNo(feedback.coverage.truth)}</td>
+              <td>{yesNo(feedback.coverage.answer)}</td>
+              <td>{feedback.coverage.correct ? "✓" : "✗"}</td>
+            </tr>
+          </tbody>
+        </table>
+      </div>
       <h2>The response, with the known unsupported text</h2>
       <p class="response">
         {(() => {
@@ -988,7 +1028,8 @@ function Admin(props: { token: string }) {
       .then(setExported)
       .catch((e: Error) => setError(e.message));
   const url = (text: string, type: string) => URL.createObjectURL(new Blob([text], { type }));
-  const fmt = (x: number | null) => (x === null ? "n/a" : x.toFixed(3));
+  // null in the report: alpha (or an annotator's agreement) is undefined, which is not perfect agreement.
+  const fmt = (x: number | null) => (x === null ? "undefined" : x.toFixed(3));
   const o = progress?.overall;
   return (
     <main class="admin" id="admin">
@@ -1003,36 +1044,38 @@ function Admin(props: { token: string }) {
         </>
       )}
       {progress && (
-        <table class="annotators" id="annotators">
-          <thead>
-            <tr>
-              <th>annotator</th>
-              <th>role</th>
-              <th>calibration points</th>
-              <th>submitted</th>
-              <th>skipped</th>
-              <th>flagged</th>
-              <th>open</th>
-            </tr>
-          </thead>
-          <tbody>
-            {progress.annotators.map((a) => (
-              <tr key={a.name} data-annotator={a.name}>
-                <th>{a.name}</th>
-                <td>{a.role}</td>
-                <td>
-                  {a.role === "annotator" && a.calibration.total > 0
-                    ? `${a.calibration.points} / ${a.calibration.done * MAX_POINTS} (${a.calibration.done}/${a.calibration.total} done)`
-                    : "-"}
-                </td>
-                <td>{a.submitted}</td>
-                <td>{a.skipped}</td>
-                <td>{a.flagged}</td>
-                <td>{a.open}</td>
+        <div class="table-wrap">
+          <table class="annotators" id="annotators">
+            <thead>
+              <tr>
+                <th>annotator</th>
+                <th>role</th>
+                <th>calibration points</th>
+                <th>submitted</th>
+                <th>skipped</th>
+                <th>flagged</th>
+                <th>open</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {progress.annotators.map((a) => (
+                <tr key={a.name} data-annotator={a.name}>
+                  <th scope="row">{a.name}</th>
+                  <td data-label="role">{a.role}</td>
+                  <td data-label="calibration points">
+                    {a.role === "annotator" && a.calibration.total > 0
+                      ? `${a.calibration.points} / ${a.calibration.done * MAX_POINTS} (${a.calibration.done}/${a.calibration.total} done)`
+                      : "-"}
+                  </td>
+                  <td data-label="submitted">{a.submitted}</td>
+                  <td data-label="skipped">{a.skipped}</td>
+                  <td data-label="flagged">{a.flagged}</td>
+                  <td data-label="open">{a.open}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       <p>
         <button type="button" onClick={() => void load()}>
@@ -1063,46 +1106,57 @@ function Admin(props: { token: string }) {
               agreement.json
             </a>
           </p>
-          <table class="alpha" id="alpha">
-            <thead>
-              <tr>
-                <th>error type</th>
-                <th>unit</th>
-                <th>Krippendorff's alpha</th>
-                <th>units</th>
-                <th>ratings</th>
-              </tr>
-            </thead>
-            <tbody>
-              {exported.agreement.alpha.map((r) => (
-                <tr key={r.errorType} data-error-type={r.errorType}>
-                  <th>{r.errorType}</th>
-                  <td>{r.level}</td>
-                  <td class="alpha-value">{fmt(r.alpha)}</td>
-                  <td>{r.units}</td>
-                  <td>{r.ratings}</td>
+          <div class="table-wrap">
+            <table class="alpha" id="alpha">
+              <thead>
+                <tr>
+                  <th>error type</th>
+                  <th>unit</th>
+                  <th>Krippendorff's alpha</th>
+                  <th>units</th>
+                  <th>ratings</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-          <table class="agreement" id="agreement">
-            <thead>
-              <tr>
-                <th>annotator</th>
-                <th>agreement with the others' majority</th>
-                <th>labels compared</th>
-              </tr>
-            </thead>
-            <tbody>
-              {exported.agreement.annotators.map((a) => (
-                <tr key={a.annotator}>
-                  <th>{a.annotator}</th>
-                  <td>{fmt(a.agreement)}</td>
-                  <td>{a.units}</td>
+              </thead>
+              <tbody>
+                {exported.agreement.alpha.map((r) => (
+                  <tr key={r.errorType} data-error-type={r.errorType}>
+                    <th>{r.errorType}</th>
+                    <td>{r.level}</td>
+                    <td class="alpha-value">{fmt(r.alpha)}</td>
+                    <td>{r.units}</td>
+                    <td>{r.ratings}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <div class="table-wrap">
+            <table class="agreement" id="agreement">
+              <thead>
+                <tr>
+                  <th>annotator</th>
+                  <th>agreement with the others' majority</th>
+                  <th>labels compared</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {exported.agreement.annotators.map((a) => (
+                  <tr key={a.annotator}>
+                    <th>{a.annotator}</th>
+                    <td>{fmt(a.agreement)}</td>
+                    <td>{a.units}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {(exported.agreement.alpha.some((r) => r.alpha === null) ||
+            exported.agreement.annotators.some((a) => a.agreement === null)) && (
+            <p class="note" id="alpha-undefined">
+              undefined: fewer than two pairable ratings, or every rating the same (e.g. every annotator answered "no":
+              alpha is 0/0, not perfect agreement).
+            </p>
+          )}
         </section>
       )}
     </main>
@@ -1119,6 +1173,7 @@ function App() {
   const [mine, setMine] = useState<Mine | null>(null);
   const [feedback, setFeedback] = useState<{ item: WorkItem; feedback: CalibrationFeedback } | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
 
   const signOut = () => {
     localStorage.removeItem(TOKEN_KEY);
@@ -1187,8 +1242,17 @@ function App() {
         key={item.exampleId}
         token={token}
         item={item}
-        onFinished={(r) => {
+        notice={notice}
+        onFinished={(r, action) => {
           setMine(r.progress);
+          const done = r.progress.me === null ? "" : ` You have done ${r.progress.me.submitted}.`;
+          setNotice(
+            action === "submit"
+              ? `✓ Submitted and saved.${done} The next example is below.`
+              : action === "skip"
+                ? "Skipped: someone else will label that one. The next example is below."
+                : "Flagged as broken, and taken out of the labels. The next example is below.",
+          );
           if (r.feedback) setFeedback({ item, feedback: r.feedback });
           else void loadNext(token);
         }}

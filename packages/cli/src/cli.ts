@@ -22,6 +22,7 @@ import { registerSynth } from "./commands/synth.js";
 import { registerTrain } from "./commands/train.js";
 import { registerVectors } from "./commands/vectors.js";
 import { registerWorker } from "./commands/worker.js";
+import { errorLine } from "./error-line.js";
 import { describeUnexpected, EXIT_CODES } from "./unexpected.js";
 
 export { describeUnexpected, EXIT_CODES };
@@ -55,8 +56,28 @@ export function buildProgram(): Command {
   registerSupport(program);
   registerGenerate(program);
   registerCard(program);
-  for (const command of program.commands) command.exitOverride();
+  const configure = (command: Command, path: string) => {
+    command.exitOverride();
+    command.configureOutput({ outputError: (text, write) => write(commanderErrorLine(text, path)) });
+    for (const sub of command.commands) configure(sub, `${path} ${sub.name()}`);
+  };
+  configure(program, "npov");
   return program;
+}
+
+/**
+ * Commander's own errors (an unknown option or command, a missing required option or argument) in the
+ * one-line form of every other usage error: `npov: MESSAGE See `npov CMD --help`. [USAGE]`.
+ */
+export function commanderErrorLine(text: string, command: string): string {
+  let message = text
+    .replace(/^error: /, "")
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "")
+    .join(" ");
+  if (!/[.?!]$/.test(message)) message += ".";
+  return `npov: ${message} See \`${command} --help\`. [USAGE]\n`;
 }
 
 /**
@@ -71,11 +92,11 @@ export async function main(argv: string[]): Promise<number> {
     return typeof process.exitCode === "number" ? process.exitCode : 0;
   } catch (error) {
     if (error instanceof CommanderError) {
-      // Help and version exit with code 0; commander already printed the reason otherwise.
+      // Help and version exit with code 0; otherwise commanderErrorLine already printed the reason.
       return error.exitCode === 0 ? EXIT_CODES.ok : EXIT_CODES.usage;
     }
     if (error instanceof NpovError) {
-      process.stderr.write(`npov: ${error.message.split("\n").join("; ")} [${error.code}]\n`);
+      process.stderr.write(errorLine(error));
       return EXIT_CODES.usage;
     }
     process.stderr.write(describeUnexpected(error));

@@ -19,9 +19,14 @@ import type { ErrorDetector } from "@npov/core";
 import type { SoftMatcher } from "@npov/rouge";
 import { SalienceDetector, type SalienceResult } from "@npov/salience";
 import type { Command } from "commander";
-import { ENDPOINT_DETECTOR_METHODS, ENDPOINT_METHOD_OPTIONS, reportEndpointUsage } from "./commands/endpoint.js";
+import {
+  ENDPOINT_DETECTOR_METHODS,
+  ENDPOINT_METHOD_OPTIONS,
+  isEndpointMethod,
+  reportEndpointUsage,
+} from "./commands/endpoint.js";
 import { addModelFileOptions, modelFileOptions } from "./commands/model.js";
-import { checkModelOption, integerOption, UsageError, warnAboutModel } from "./util.js";
+import { checkModelOption, integerOption, modelWarning, UsageError, warnAboutModel } from "./util.js";
 
 /**
  * Every detector method by name. To add one, add a line: `name: (spec) => detector` (spec carries --model,
@@ -92,6 +97,36 @@ const MODEL_USE: Readonly<Record<string, { model: string; use: "salience" | "cla
   salience: { model: "npov-gen", use: "salience" },
   classifier: { model: "npov-cls", use: "classifier" },
 };
+
+/**
+ * The models a run of `methods` uses, one line per model-based method ("salience: models/npov-gen
+ * (shipped)", "likert: M at http://..."), or one line saying no model-based method ran; and the card
+ * warnings of the models that are unusable for their use. For reports, which outlive the terminal.
+ */
+export function modelsOfRun(
+  methods: readonly string[],
+  spec: { model?: string | undefined; endpoint?: string | undefined; endpointModel?: string | undefined },
+): { description: string; warnings: string[] } {
+  const lines: string[] = [];
+  const warnings: string[] = [];
+  for (const method of methods) {
+    const use = MODEL_USE[method];
+    if (use !== undefined) {
+      lines.push(`${method}: ${spec.model ?? `models/${use.model} (shipped)`}`);
+      const warning = modelWarning(spec.model, use.model, use.use);
+      if (warning !== undefined && !warnings.includes(warning)) warnings.push(warning);
+    } else if (method === "stacked" && spec.model !== undefined) lines.push(`stacked: classifier ${spec.model}`);
+    else if (isEndpointMethod(method))
+      lines.push(
+        `${method}: ${spec.endpointModel ?? spec.model ?? "(no model named)"} at ${spec.endpoint ?? "(no endpoint)"}`,
+      );
+  }
+  return {
+    description:
+      lines.length > 0 ? lines.join("; ") : `none: no model-based method ran (${methods.join(", ")} read no model)`,
+    warnings,
+  };
+}
 
 /**
  * Check a spec before loading anything: the method exists, --model (a path that does not exist is an
@@ -202,15 +237,19 @@ export function salienceJson(r: SalienceResult) {
   };
 }
 
-/** Load the salience detector named by --model (default: the shipped models/npov-gen). */
+/**
+ * Load the salience detector named by --model (default: the shipped models/npov-gen) for `npov salience`,
+ * with the warning said on stderr when the model's card marks it unusable for salience (the heatmap page
+ * repeats it).
+ */
 export async function loadSalience(
   model: string | undefined,
   variant = "grad-x-input",
   files: { dtype?: string; modelFile?: string } = {},
-): Promise<SalienceDetector> {
+): Promise<{ detector: SalienceDetector; warning: string | undefined }> {
   if (variant !== "grad-x-input" && variant !== "grad-norm")
     throw new UsageError(`--variant must be grad-x-input or grad-norm, got "${variant}".`);
   if (model !== undefined) checkModelOption(model, "--model");
-  warnAboutModel(model, "npov-gen", "salience");
-  return SalienceDetector.fromPretrained(model, { variant, ...modelFileOptions(files) });
+  const warning = warnAboutModel(model, "npov-gen", "salience", { hasMethods: false });
+  return { detector: await SalienceDetector.fromPretrained(model, { variant, ...modelFileOptions(files) }), warning };
 }

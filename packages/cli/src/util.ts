@@ -90,22 +90,46 @@ export function readModelCard(folder: string): ModelCard | undefined {
   }
 }
 
+/**
+ * What to say when the model a command uses (`model`, or the shipped models/`defaultName`) is marked
+ * unusable for `use` in its card: the reason and what to use instead; undefined when it is usable or has no
+ * card. A card's advice names `npov check`'s options (`--methods align`); `command` is the command that
+ * asks, and for one without --methods the advice becomes a whole command (`npov check --methods align`).
+ */
+export function modelWarning(
+  model: string | undefined,
+  defaultName: string,
+  use: string,
+  command: { hasMethods: boolean } = { hasMethods: true },
+): string | undefined {
+  const folder = model ?? repoPath("models", defaultName);
+  const entry = readModelCard(folder)?.uses[use];
+  if (entry === undefined || entry.usable) return undefined;
+  const shown = model ?? `models/${defaultName}`;
+  const instead =
+    entry.instead === undefined || command.hasMethods
+      ? entry.instead
+      : entry.instead.replace(/(^|[\s(,;])--methods\b/g, "$1npov check --methods");
+  return `${shown} is not usable for ${use}: ${entry.reason ?? "below the usable level"}.${instead === undefined ? "" : ` Use ${instead} instead.`}`;
+}
+
 const warned = new Set<string>();
 /**
- * Say once per process, on stderr, when the model a command uses (`model`, or the shipped
- * models/`defaultName`) is marked unusable for `use` in its card, with the reason and what to use instead.
+ * Say once per process, on stderr, what {@link modelWarning} says about the model; returns the warning
+ * (also when it was said before) so a command can repeat it in its output, e.g. on an HTML page.
  */
-export function warnAboutModel(model: string | undefined, defaultName: string, use: string): void {
-  const folder = model ?? repoPath("models", defaultName);
-  const key = `${folder}\u0000${use}`;
-  if (warned.has(key)) return;
-  warned.add(key);
-  const entry = readModelCard(folder)?.uses[use];
-  if (entry === undefined || entry.usable) return;
-  const shown = model ?? `models/${defaultName}`;
-  warn(
-    `${shown} is not usable for ${use}: ${entry.reason ?? "below the usable level"}.${entry.instead === undefined ? "" : ` Use ${entry.instead} instead.`}`,
-  );
+export function warnAboutModel(
+  model: string | undefined,
+  defaultName: string,
+  use: string,
+  command: { hasMethods: boolean } = { hasMethods: true },
+): string | undefined {
+  const message = modelWarning(model, defaultName, use, command);
+  if (message !== undefined && !warned.has(message)) {
+    warned.add(message);
+    warn(message);
+  }
+  return message;
 }
 
 /** One warning line on stderr. */

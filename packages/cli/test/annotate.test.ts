@@ -19,7 +19,7 @@ import {
   type WorkItem,
 } from "@npov/annotate";
 import { type NpovExample, openKnowledgeBase, readExamples, writeExamples } from "@npov/core";
-import { formatAgreement } from "@npov/eval";
+import { formatAgreement, UNDEFINED_ALPHA_NOTE } from "@npov/eval";
 import { buildDataset } from "@npov/synth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO } from "./helpers.js";
@@ -186,10 +186,18 @@ describe("npov annotate", () => {
     );
     expect(exported.stderr).toBe("");
     // Coverage: units (y,n), (n,n): o_yn = o_ny = 1, o_nn = 2, n_y = 1, n_n = 3, n = 4:
-    // alpha = 1 - 3 * 2 / (1 * 3 + 3 * 1) = 0. Hallucination: all "no": alpha reported as 1.
+    // alpha = 1 - 3 * 2 / (1 * 3 + 3 * 1) = 0. Hallucination: all "no": alpha is 0/0, undefined (not 1).
     expect(exported.stdout).toBe(
-      `2 annotated example(s) written to ${at("labels.jsonl")}; agreement report to ${at("agreement.json")}\nKrippendorff's alpha: hallucination 1.000, coverage 0.000\n`,
+      `2 annotated example(s) written to ${at("labels.jsonl")}; agreement report to ${at("agreement.json")}\nKrippendorff's alpha: hallucination undefined, coverage 0.000\n(${UNDEFINED_ALPHA_NOTE})\n`,
     );
+    const report = readAgreementReport(at("agreement.json"));
+    expect(report.alpha.find((r) => r.errorType === "hallucination")).toMatchObject({
+      alpha: null,
+      units: 2,
+      ratings: 4,
+    });
+    expect(formatAgreement(report)).toContain("hallucination (example): alpha undefined (2 units, 4 ratings)");
+    expect(formatAgreement(report).split("\n").at(-1)).toBe(`(${UNDEFINED_ALPHA_NOTE})`);
     const examples = readExamples(at("labels.jsonl"));
     expect(examples.map((e) => [e.id, e.labels])).toEqual([
       ["q-1", { hallucination: false, coverage: false, ambiguous: false }],

@@ -81,6 +81,37 @@ describe("npov synth and npov eval", () => {
     // Run metadata: the command as typed, the data and what was scored.
     expect(html).toContain(`<dt>command</dt><dd>npov eval --data ${data} --methods rouge --report ${report}</dd>`);
     expect(html).toMatch(/<dt>scored<\/dt><dd>\d+ examples: all<\/dd>/);
+    // No model-based method ran: the report says so instead of naming models nothing read.
+    expect(html).toContain("<dt>models</dt><dd>none: no model-based method ran (rouge read no model)</dd>");
+    expect(html).not.toContain("npov-gen");
+    expect(html).not.toContain('class="warning"');
+  });
+
+  it("eval --report names the models that ran and repeats an unusable model's warning on the page", () => {
+    const report = join(tmp, "salience-report.html");
+    const r = npov(
+      "eval",
+      "--data",
+      data,
+      "--methods",
+      "rouge,salience",
+      "--limit",
+      "2",
+      "--bootstrap",
+      "0",
+      "--report",
+      report,
+    );
+    expect(r.status, r.stderr).toBe(0);
+    const warning = r.stderr
+      .split("\n")
+      .find((l) => l.startsWith("npov: warning: models/npov-gen is not usable for salience"));
+    expect(warning).toBeDefined();
+    const html = readFileSync(report, "utf8");
+    expect(html).toContain("<dt>models</dt><dd>salience: models/npov-gen (shipped)</dd>");
+    expect(html).toContain(
+      `<p class="warning" role="alert"><b>Warning:</b> ${(warning as string).replace("npov: warning: ", "")}</p>`,
+    );
   });
 
   it("eval refuses a malformed dataset with the file and line", () => {

@@ -19,9 +19,16 @@ const missing = (v: Rating): v is null | undefined => v === null || v === undefi
  * Ordinal and interval levels need numeric values; ordinal ranks the distinct values.
  * @throws InvalidValueError on ragged data, a rating that is NaN, infinite or neither a number nor a string
  * (mark a missing rating with null), non-numeric ordinal/interval values, or fewer than two pairable
- * ratings; alpha is undefined (0/0) when all ratings are identical, reported as 1.
+ * ratings.
+ * @returns alpha, or `undefined` when every pairable rating is the same value: with no variation there is
+ * nothing to agree on (expected and observed disagreement are both 0, alpha = 0/0). Perfect agreement over
+ * varied values is 1; identical values are not evidence of it (every annotator answering "no" is as
+ * consistent with raters who always say "no" as with raters who agree).
  */
-export function krippendorffAlpha(data: ReadonlyArray<ReadonlyArray<Rating>>, level: AlphaLevel = "nominal"): number {
+export function krippendorffAlpha(
+  data: ReadonlyArray<ReadonlyArray<Rating>>,
+  level: AlphaLevel = "nominal",
+): number | undefined {
   if (!Array.isArray(data))
     throw new InvalidValueError("data", `must be a raters x units array, got ${describe(data)}.`);
   if (level !== "nominal" && level !== "ordinal" && level !== "interval")
@@ -103,7 +110,7 @@ export function krippendorffAlpha(data: ReadonlyArray<ReadonlyArray<Rating>>, le
       observed += ((o[c] as Float64Array)[k] as number) * d;
       expected += (nc[c] as number) * (nc[k] as number) * d;
     }
-  if (expected === 0) return 1;
+  if (expected === 0) return undefined;
   return 1 - ((n - 1) * observed) / expected;
 }
 

@@ -195,7 +195,7 @@ function forestSvg(result: EvaluationResult, errorType: string): string {
     );
     y += rowH;
   }
-  const total = y + 24;
+  const total = y + 30; // room below the axis title's baseline for its descenders
   const ticks = [0, 0.25, 0.5, 0.75, 1]
     .map(
       (t) =>
@@ -220,17 +220,37 @@ export interface ReportAgreement {
   annotators?: ReadonlyArray<{ annotator: string; agreement: number | null; units: number }>;
 }
 
-/** Plain-text lines of an agreement report, e.g. "hallucination (example): alpha 0.600 (120 units, 600 ratings)". */
+/**
+ * What an undefined alpha (null in an agreement report, "undefined" in text and HTML) means: shown under
+ * the numbers whenever one is undefined.
+ */
+export const UNDEFINED_ALPHA_NOTE =
+  'undefined: fewer than two pairable ratings, or every rating the same (e.g. every annotator answered "no": alpha is 0/0, not perfect agreement).';
+
+/** An agreement value as text and HTML show it: 3 decimals, or "undefined". */
+const agreementValue = (x: number | null) => (x === null ? "undefined" : x.toFixed(3));
+
+/**
+ * Plain-text lines of an agreement report, e.g. "hallucination (example): alpha 0.600 (120 units, 600
+ * ratings)", and {@link UNDEFINED_ALPHA_NOTE} when a value is undefined.
+ */
 export function formatAgreement(agreement: ReportAgreement): string {
   checkAgreement(agreement);
-  const alpha = (x: number | null) => (x === null ? "n/a" : x.toFixed(3));
+  const alpha = agreementValue;
   const lines = agreement.alpha.map(
     (r) =>
       `${r.errorType}${r.level === undefined ? "" : ` (${r.level})`}: alpha ${alpha(r.alpha)} (${r.units} units, ${r.ratings} ratings)`,
   );
   for (const a of agreement.annotators ?? [])
     lines.push(`${a.annotator}: agreement with the others' majority ${alpha(a.agreement)} (${a.units} labels)`);
+  if (hasUndefinedAlpha(agreement)) lines.push(`(${UNDEFINED_ALPHA_NOTE})`);
   return lines.join("\n");
+}
+
+function hasUndefinedAlpha(agreement: ReportAgreement): boolean {
+  return (
+    agreement.alpha.some((r) => r.alpha === null) || (agreement.annotators ?? []).some((a) => a.agreement === null)
+  );
 }
 
 /** Options of {@link renderReport}. */
@@ -241,11 +261,51 @@ export interface ReportOptions {
   metadata?: ReadonlyArray<readonly [string, string]>;
   /** Annotator agreement on the labels, shown as its own section. */
   agreement?: ReportAgreement;
+  /**
+   * Caveats shown at the top of the page, e.g. that a model a method used is not usable for it (its card's
+   * verdict): a report read without the terminal that made it must still say so.
+   */
+  warnings?: readonly string[];
+}
+
+/**
+ * What the marks in an AUC table mean, one line each, for the marks the table holds: "-" (no score at
+ * this level: the detector gives no word scores, or scored nothing here) and "n/a" (AUC undefined: one class).
+ */
+export function aucTableNotes(result: EvaluationResult, level: "example" | "word" = "example"): string[] {
+  checkEvaluationResult(result);
+  checkLevel(level);
+  const slices = result.slices.filter((s) => result.rows.some((r) => r.level === level && r.slice === s));
+  const notes: string[] = [];
+  const missing = result.detectors.filter((d) =>
+    slices.some((s) => ERROR_TYPES.some((t) => find(result, level, s, d, t) === undefined)),
+  );
+  if (missing.length > 0) {
+    const none = missing.filter((d) => !result.rows.some((r) => r.level === level && r.detector === d));
+    notes.push(
+      level === "word" && none.length === missing.length
+        ? `-: no word-level scores: ${none.join(", ")} ${none.length === 1 ? "gives" : "give"} none (only detectors with word maps are scored per word).`
+        : `-: not computed: ${missing.join(", ")} gave no ${level}-level scores with labels for that slice and error type.`,
+    );
+  }
+  if (result.rows.some((r) => r.level === level && r.auc === null))
+    notes.push(
+      `n/a: AUC undefined: every ${level === "word" ? "word" : "example"} of that slice is labelled the same (all with or all without the error), so there is nothing to rank.`,
+    );
+  return notes;
+}
+
+/** {@link aucTableNotes} as HTML, under the table. */
+function aucNotesHtml(result: EvaluationResult, level: "example" | "word"): string {
+  const notes = aucTableNotes(result, level);
+  return notes.length === 0
+    ? ""
+    : `\n<ul class="notes" id="notes-${level}">${notes.map((n) => `<li>${escapeHtml(n)}</li>`).join("")}</ul>`;
 }
 
 /** The agreement section: alpha per error type, then each annotator's agreement with the others. */
 function agreementHtml(agreement: ReportAgreement): string {
-  const alpha = (x: number | null) => (x === null ? "n/a" : x.toFixed(3));
+  const alpha = agreementValue;
   const rows = agreement.alpha.map((r) => [
     r.errorType,
     r.level ?? "",
@@ -256,7 +316,7 @@ function agreementHtml(agreement: ReportAgreement): string {
   const people = (agreement.annotators ?? []).map((a) => [a.annotator, alpha(a.agreement), String(a.units)]);
   return `<h2>Annotator agreement</h2>
 ${htmlTable(["error type", "unit", "Krippendorff's alpha", "units", "ratings"], rows, "nominal alpha over the annotators' labels", "agreement-alpha")}
-${people.length === 0 ? "" : htmlTable(["annotator", "agreement", "labels"], people, "each annotator against the majority of the others", "agreement-annotators")}`;
+${people.length === 0 ? "" : htmlTable(["annotator", "agreement", "labels"], people, "each annotator against the majority of the others", "agreement-annotators")}${hasUndefinedAlpha(agreement) ? `\n<p class="note" id="agreement-undefined">${escapeHtml(UNDEFINED_ALPHA_NOTE)}</p>` : ""}`;
 }
 
 /**
@@ -276,6 +336,10 @@ export function renderReport(result: EvaluationResult, options: ReportOptions = 
         throw new InvalidValueError(`options.metadata[${i}]`, "must be a [name, value] pair of strings.");
     });
   if (options.agreement !== undefined) checkAgreement(options.agreement, "options.agreement");
+  const warnings = options.warnings ?? [];
+  requireArray(warnings, "options.warnings", "an array of warnings").forEach((w, i) => {
+    if (typeof w !== "string") throw new NotTextError(`options.warnings[${i}]`, w);
+  });
   const title = options.title ?? "npov evaluation";
   const word = resultGrid(result, "word");
   const hasCi = result.rows.some((r) => r.ci !== undefined);
@@ -303,14 +367,19 @@ export function renderReport(result: EvaluationResult, options: ReportOptions = 
       "roc",
     ),
   ).join("\n");
+  // One row per slice: its hallucination and coverage plots side by side (stacked on a phone), so a
+  // slice's pair never splits across the grid's rows.
   const slices = [...new Set(result.sliceCurves.map((c) => c.slice))];
   const perSlice = slices
-    .flatMap((s) =>
-      ERROR_TYPES.map((t) => {
+    .map((s) => {
+      const figures = ERROR_TYPES.map((t) => {
         const curves = result.sliceCurves.filter((c) => c.slice === s && c.errorType === t);
-        return curves.length === 0 ? "" : rocFigure(result, curves, `${t}, ${s}`, "roc-slice");
-      }),
-    )
+        return curves.length === 0
+          ? `<p class="no-curve">${escapeHtml(t)}: no curve (every example of the slice is labelled the same)</p>`
+          : rocFigure(result, curves, `${t}, ${s}`, "roc-slice");
+      });
+      return `<section class="slice-plots" data-slice="${escapeHtml(s)}"><h3>${escapeHtml(s)}</h3><div class="pair">${figures.join("\n")}</div></section>`;
+    })
     .join("\n");
   const ciNote = hasCi
     ? `brackets: ${Math.round(level * 100)}% percentile bootstrap interval`
@@ -333,17 +402,21 @@ figure{margin:0;min-width:0}svg{display:block;width:100%;height:auto;max-width:4
 .legend{list-style:none;padding:0;margin:.3rem 0;font-size:.8rem}.legend li{margin:1px 0}
 .swatch{display:inline-block;width:.9em;height:.9em;margin-right:.4em;vertical-align:-.1em;border-radius:2px}
 figcaption{font-size:.8rem;color:#555}
+.slice-plots h3{font-size:1rem;margin:1rem 0 .3rem}.pair{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,300px),420px));gap:1rem}
+.no-curve{font-size:.85rem;color:#555}.notes{font-size:.8rem;color:#444;margin:.2rem 0 .8rem;padding-left:1.2rem}.note{font-size:.85rem;color:#444}
+.warning{border:2px solid #b35900;background:#fff4e5;color:#5c2e00;padding:.5rem .75rem;border-radius:4px}
 </style></head><body>
 <h1>${escapeHtml(title)}</h1>
+${warnings.map((w) => `<p class="warning" role="alert"><b>Warning:</b> ${escapeHtml(w)}</p>`).join("\n")}
 ${meta}
 ${options.notes === undefined ? "" : `<p>${escapeHtml(options.notes)}</p>`}
 <h2>Example-level ROC AUC</h2>
-${aucTable(result, "example", `rows: slices; columns: detector x error type; AUC, ${ciNote}, n examples`, "auc-example")}
+${aucTable(result, "example", `rows: slices; columns: detector x error type; AUC, ${ciNote}, n examples`, "auc-example")}${aucNotesHtml(result, "example")}
 <div class="plots">${ERROR_TYPES.map((t) => `<figure class="forest-figure">${forestSvg(result, t)}${detectorLegend(result)}<figcaption>ROC AUC with intervals, ${escapeHtml(t)}</figcaption></figure>`).join("\n")}</div>
-${word.rows.length > 0 ? `<h2>Word-level ROC AUC</h2>\n${aucTable(result, "word", "hallucinated response words / uncovered argument words; n words", "auc-word")}` : ""}
+${word.rows.length > 0 ? `<h2>Word-level ROC AUC</h2>\n${aucTable(result, "word", "hallucinated response words / uncovered argument words; n words", "auc-word")}${aucNotesHtml(result, "word")}` : ""}
 <h2>ROC curves</h2>
 <div class="plots">${pooled}</div>
-${perSlice === "" ? "" : `<h2>ROC curves per slice</h2>\n<div class="plots">${perSlice}</div>`}
+${perSlice === "" ? "" : `<h2>ROC curves per slice</h2>\n${perSlice}`}
 ${options.agreement === undefined ? "" : agreementHtml(options.agreement)}
 <h2>Thresholds</h2>
 ${htmlTable(["detector / error", "rule", "threshold", "precision", "recall", "F1", "FPR", "TP/FP/TN/FN"], thresholdRows, "predict an error when score >= threshold (chosen on all slices pooled)", "thresholds")}

@@ -116,6 +116,34 @@ describe("Krippendorff's alpha", () => {
     expect(krippendorffAlpha([a, b], "nominal")).toBeCloseTo(0.095, 3);
   });
 
+  it("is undefined, not 1, when every pairable rating is the same (0/0: no variation to agree on)", () => {
+    for (const level of ["nominal", "ordinal", "interval"] as const)
+      expect(
+        krippendorffAlpha(
+          [
+            [0, 0, 0, null],
+            [0, 0, null, 7], // the 7 has no partner in its unit: it is not pairable and does not count
+            [0, null, 0, null],
+          ],
+          level,
+        ),
+      ).toBeUndefined();
+    expect(
+      krippendorffAlpha([
+        ["no", "no"],
+        ["no", "no"],
+      ]),
+    ).toBeUndefined();
+    // One differing rating makes it defined: units (n,n), (n,y): o_nn = 2, o_ny = o_yn = 1, n = 4, n_n = 3,
+    // n_y = 1: alpha = 1 - 3 * 2 / (3 * 1 + 1 * 3) = 0.
+    expect(
+      krippendorffAlpha([
+        ["no", "no"],
+        ["no", "yes"],
+      ]),
+    ).toBe(0);
+  });
+
   it("is 1 for perfect agreement, accepts string labels, and rejects bad data", () => {
     expect(
       krippendorffAlpha([

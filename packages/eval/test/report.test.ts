@@ -2,7 +2,14 @@ import { mkdtempSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type ErrorDetector, type NpovExample, type NpovInput, openKnowledgeBase } from "@npov/core";
-import { type EvaluationRow, evaluate, formatAucCell, formatResultTable, renderReport } from "@npov/eval";
+import {
+  aucTableNotes,
+  type EvaluationRow,
+  evaluate,
+  formatAucCell,
+  formatResultTable,
+  renderReport,
+} from "@npov/eval";
 import { rougeErrorDetector } from "@npov/rouge";
 import { buildDataset } from "@npov/synth";
 import type { Browser } from "playwright-core";
@@ -147,6 +154,92 @@ describe("HTML report in headless Chromium at 420 and 1280 px", () => {
       }
       await page.close();
       expect(statSync(png).size).toBeGreaterThan(20_000);
+    },
+  );
+});
+
+describe("the report's caveats: warnings, what - and n/a mean, a slice's plots kept together", () => {
+  const dir = mkdtempSync(join(tmpdir(), "npov-report-caveats-"));
+  const file = join(dir, "report.html");
+  /** Example-level scores only (no word maps): its word-level cells are "-". */
+  const constant: ErrorDetector = { name: "constant", detect: () => ({ hallucination: 0.5, coverage: 0.5 }) };
+  const warning =
+    "models/npov-gen is not usable for salience: ROC AUC at chance. Use npov check --methods align instead.";
+  let browser: Browser;
+  let sliceNames: string[] = [];
+
+  beforeAll(async () => {
+    const dataset = buildDataset(openKnowledgeBase("fixtures"), { split: "test", seed: 1 });
+    const result = await evaluate(dataset, [rougeErrorDetector(), constant], { bootstrap: false });
+    sliceNames = [...new Set(result.sliceCurves.map((c) => c.slice))];
+    expect(sliceNames.length).toBeGreaterThanOrEqual(3);
+    writeFileSync(file, renderReport(result, { title: "caveats", warnings: [warning] }));
+    browser = await launchChromium();
+  });
+  afterAll(async () => browser?.close());
+
+  it("notes say what - and n/a mean, only for the marks a table holds", async () => {
+    // Hand data: coverage is one class (every label false), so its AUC is undefined in every slice.
+    const hand = await evaluate([example("a", 0.9, true), example("a", 0.1, false)], [fixed], { bootstrap: false });
+    expect(aucTableNotes(hand, "example")).toEqual([
+      "n/a: AUC undefined: every example of that slice is labelled the same (all with or all without the error), so there is nothing to rank.",
+    ]);
+    expect(aucTableNotes(hand, "word")).toEqual([]);
+    const dataset = buildDataset(openKnowledgeBase("fixtures"), { split: "test", seed: 1, perTopic: 1 });
+    const result = await evaluate(dataset, [rougeErrorDetector(), constant], { bootstrap: false });
+    expect(aucTableNotes(result, "example")).toEqual([]);
+    expect(aucTableNotes(result, "word")).toEqual([
+      "-: no word-level scores: constant gives none (only detectors with word maps are scored per word).",
+    ]);
+    expect(formatResultTable(result, "word")).toMatch(/ - *\n/);
+  });
+
+  it.each([420, 1280])(
+    "at %i px: the warning leads the page, notes sit under the word table, slices keep their pair",
+    async (width) => {
+      const { page, scrollWidth, boxes } = await openAt(browser, file, width, join(dir, `caveats-${width}.png`));
+      expect(scrollWidth).toBeLessThanOrEqual(width);
+      const [shown] = await boxes("p.warning");
+      const [firstHeading] = await boxes("h2");
+      expect(await page.locator("p.warning").textContent()).toBe(`Warning: ${warning}`);
+      expect(shown!.y + shown!.height).toBeLessThanOrEqual(firstHeading!.y);
+      expect(await page.locator("#notes-word li").allTextContents()).toEqual([
+        "-: no word-level scores: constant gives none (only detectors with word maps are scored per word).",
+      ]);
+      const [wordTable] = await boxes("table.auc-word");
+      const [notes] = await boxes("#notes-word");
+      expect(notes!.y).toBeGreaterThanOrEqual(wordTable!.y + wordTable!.height);
+      // Per slice, in order: a heading and the slice's hallucination and coverage plots, side by side on a
+      // desktop, one above the other on a phone; the next slice starts below the previous one's plots.
+      const sections = await page.$$eval("section.slice-plots", (els) =>
+        els.map((s) => ({
+          slice: s.getAttribute("data-slice"),
+          heading: s.querySelector("h3")?.textContent,
+          plots: [...s.querySelectorAll("svg.roc-slice")].map((svg) => {
+            const r = svg.getBoundingClientRect();
+            return {
+              type: svg.getAttribute("data-error-type"),
+              top: r.top + window.scrollY,
+              bottom: r.bottom + window.scrollY,
+              left: r.left,
+            };
+          }),
+        })),
+      );
+      expect(sections.map((s) => s.slice)).toEqual(sliceNames);
+      for (const [k, s] of sections.entries()) {
+        expect(s.heading).toBe(s.slice);
+        expect(s.plots.map((p) => p.type)).toEqual(["hallucination", "coverage"]);
+        const [h, c] = s.plots as [(typeof s.plots)[number], (typeof s.plots)[number]];
+        if (width === 1280) {
+          expect(c.top).toBe(h.top);
+          expect(c.left).toBeGreaterThan(h.left);
+        } else expect(c.top).toBeGreaterThanOrEqual(h.bottom);
+        const next = sections[k + 1];
+        if (next !== undefined)
+          expect(Math.min(...next.plots.map((p) => p.top))).toBeGreaterThan(Math.max(h.bottom, c.bottom));
+      }
+      await page.close();
     },
   );
 });

@@ -184,7 +184,7 @@ export function chatInput(body: ChatBody): NpovInput {
     value = JSON.parse(user.content);
   } catch {
     throw new InvalidRequest(
-      'the user message must be an NPOV input as JSON: {"topic", "query", "perspectives": [{"label", "arguments"}]} (or pass it in npov.input). For raw prompts use POST /v1/completions.',
+      'the user message must be an NPOV input as JSON: {"topic", "query", "perspectives": [{"label", "arguments"}]} (or pass it in npov.input). For raw prompts use POST /v1/completions: npov check, eval, judge and guard ask it with --api completions (api: completions in a guard config).',
       "input_not_json",
     );
   }

@@ -95,6 +95,45 @@ describe("endpoint methods in the CLI, against a real npov serve", () => {
     });
   });
 
+  it("npov check reports per method: a chat request to npov serve names --api completions, a long prompt's context message is whole, the methods that worked print", async () => {
+    // The issue's flow: endpoint methods against npov serve without --api completions (its chat route takes
+    // NPOV inputs, not raw prompts), beside a local method that works.
+    const chat = await npov(
+      "check",
+      "--input",
+      example,
+      "--methods",
+      "rouge,endpoint-classifier,likert",
+      "--endpoint",
+      `${base}/v1`,
+      "--endpoint-model",
+      "stories260K",
+      "--json",
+    );
+    expect(chat.status).toBe(2);
+    expect(Object.keys(JSON.parse(chat.stdout))).toEqual(["rouge"]);
+    const failures = chat.stderr.split("\n").filter((l) => / \[[A-Z_]+\]$/.test(l));
+    expect(failures.map((l) => /^npov: ([a-z-]+): /.exec(l)?.[1])).toEqual(["endpoint-classifier", "likert"]);
+    for (const line of failures) {
+      expect(line).toContain(
+        "use POST /v1/completions: npov check, eval, judge and guard ask it with --api completions",
+      );
+      expect(line).toMatch(/^npov: [a-z-]+: 400 from http:\/\/127\.0\.0\.1:\d+\/v1: the user message must be/);
+      expect(line).toMatch(/\[HTTP_ERROR\]$/);
+    }
+
+    // A prompt longer than stories260K's 512 tokens: the server's refusal arrives whole (it ends with the fix).
+    const { input, response } = JSON.parse(readFileSync(example, "utf8")) as { input: NpovInput; response: string };
+    const long = join(root, "long.json");
+    writeFileSync(long, JSON.stringify({ input, response: Array(40).fill(response).join(" ") }));
+    const tooLong = await npov("check", "--input", long, "--methods", "likert", ...endpointArgs(), "--samples", "1");
+    expect(tooLong.status).toBe(2);
+    const line = tooLong.stderr.split("\n").find((l) => l.includes("CONTEXT") || l.includes("more than its context"));
+    expect(line).toMatch(
+      /^npov: 400 from http:\/\/127\.0\.0\.1:\d+\/v1: The prompt for .*stories260K is \d+ tokens, more than its context of 512: .*since a cut text would be scored as if it were whole\. \[HTTP_ERROR\]$/,
+    );
+  });
+
   it("npov eval re-runs from the cache for free, with identical results", async () => {
     const data = join(root, "data.jsonl");
     const synth = await npov("synth", "--kb", "fixtures", "--split", "test", "--out", data);
@@ -213,6 +252,111 @@ describe("npov judge", () => {
       expect(json.attributes[0]!.agreement.alphaLlmSamples).toBe(1);
     } finally {
       await api.close();
+    }
+  });
+});
+
+describe("npov judge and the endpoint methods say what to do in the CLI's terms", () => {
+  const input = {
+    topic: "zoos",
+    query: "Should zoos be abolished?",
+    perspectives: [
+      { label: "pro", arguments: [{ text: "Zoos confine animals." }] },
+      { label: "con", arguments: [{ text: "Zoos protect species." }] },
+    ],
+  };
+
+  it("judge: without two usable items it says agreement needs them, and quotes a few unreadable answers", async () => {
+    // The record humans rated gets only unreadable answers (one per seed); the other one gets "4".
+    const api = await fakeEndpoint((r) => {
+      const rated = userMessage(r).includes("Views differ.\n");
+      return { body: chatReply(!rated ? "4" : r.body.seed === 0 ? "I cannot tell." : "Hard to say, sorry.") };
+    });
+    try {
+      const data = join(root, "judge-unusable.jsonl");
+      writeFileSync(
+        data,
+        [
+          JSON.stringify({ input, response: "Views differ.", ratings: { fluency: [4, 5] } }),
+          JSON.stringify({ input, response: "Views differ a lot." }),
+        ].join("\n"),
+      );
+      const args = ["judge", "--data", data, "--endpoint", api.url, "--model", "m", "--attributes", "fluency"];
+      const text = await npov(...args, "--samples", "2");
+      expect(text.status).toBe(0);
+      const lines = text.stdout.trim().split("\n");
+      expect(lines[0]).toMatch(/^attribute\s+items\s+LLM mean\s+unparsed$/); // no empty agreement columns
+      expect(lines[2]).toMatch(/^fluency\s+2\s+4\.000\s+2\/4$/);
+      expect(lines).toContain(
+        "fluency: agreement with humans (human mean, alpha, tau) needs two usable items, rated by humans and with a readable LLM answer; 0 of 2 are (1 with human ratings, 1 with a readable LLM answer).",
+      );
+      expect(lines).toContain(
+        'fluency: 2 of 4 answers hold no readable 1-5 rating; the first 2: "I cannot tell.", "Hard to say, sorry."',
+      );
+      const json = JSON.parse((await npov(...args, "--samples", "2", "--json")).stdout) as {
+        attributes: Array<Record<string, unknown>>;
+      };
+      expect(json.attributes[0]).toMatchObject({
+        usableItems: 0,
+        withHumanRatings: 1,
+        withReadableLlmRating: 1,
+        unparsedExamples: ["I cannot tell.", "Hard to say, sorry."],
+      });
+      expect(json.attributes[0]).not.toHaveProperty("agreement");
+    } finally {
+      await api.close();
+    }
+  });
+
+  it("label and sampling advice names --top-logprobs and --samples, never the API's option names", async () => {
+    const example = join(root, "zoos.json");
+    writeFileSync(example, JSON.stringify({ input, response: "Zoos confine animals, critics say." }));
+    const scripts: Array<[string, (k: number) => unknown, string[], RegExp]> = [
+      [
+        "NO_LABEL_LOGPROBS",
+        () =>
+          chatReply("Maybe", [
+            ["Maybe", 0.6],
+            ["Perhaps", 0.4],
+          ]),
+        [],
+        /: raise --top-logprobs \(e\.g\. --top-logprobs 20\), add --samples K \(read K sampled answers instead\), or use a model that answers YES\/NO\. \[NO_LABEL_LOGPROBS\]$/,
+      ],
+      [
+        "NO_LOGPROBS",
+        () => chatReply("YES"),
+        [],
+        /\(add --samples K: read K sampled answers instead\)\. \[NO_LOGPROBS\]$/,
+      ],
+      [
+        "UNPARSEABLE_ANSWERS",
+        () => chatReply("Hard to say."),
+        ["--samples", "2"],
+        /, or raise --samples\. \[UNPARSEABLE_ANSWERS\]$/,
+      ],
+    ];
+    for (const [code, reply, extra, advice] of scripts) {
+      const api = await fakeEndpoint((_r, k) => ({ body: reply(k) }));
+      try {
+        const r = await npov(
+          "check",
+          "--input",
+          example,
+          "--methods",
+          "endpoint-classifier",
+          "--endpoint",
+          api.url,
+          "--endpoint-model",
+          "m",
+          ...extra,
+        );
+        const line = r.stderr.split("\n").find((l) => l.endsWith(`[${code}]`));
+        expect(line, r.stderr).toMatch(advice);
+        expect(line).not.toMatch(/topLogprobs|(?<!--)samples\b/);
+        expect(r.status).toBe(2);
+      } finally {
+        await api.close();
+      }
     }
   });
 });

@@ -172,6 +172,21 @@ function withBodyTimeout(base: typeof fetch, timeoutMs: number, baseURL: string)
   };
 }
 
+/**
+ * Longest server error message kept in an EndpointError: a server's own explanation (a context-length
+ * refusal names the model, both token counts and the fix) is kept whole; only a page-sized body (an HTML
+ * error page from a proxy) is cut, and the cut says how much was left out.
+ */
+export const MAX_SERVER_MESSAGE_CHARS = 2_000;
+
+/** The server's error message without the SDK's leading status ("400 ..."), cut only beyond the limit above. */
+function serverMessage(message: unknown, status?: number): string {
+  let text = String(message);
+  if (status !== undefined && text.startsWith(`${status} `)) text = text.slice(String(status).length + 1);
+  if (text.length <= MAX_SERVER_MESSAGE_CHARS) return text;
+  return `${text.slice(0, MAX_SERVER_MESSAGE_CHARS)}... (${text.length - MAX_SERVER_MESSAGE_CHARS} more characters)`;
+}
+
 /** The last characters of each wrapped response body (see {@link withBodyTimeout}). */
 const bodyEnds = new WeakMap<Response, { tail: string }>();
 
@@ -342,7 +357,7 @@ export class LlmClient {
       const retryable = error.status === 408 || error.status === 409 || error.status === 429 || error.status >= 500;
       return new EndpointError(
         retryable ? "RETRIES_EXHAUSTED" : "HTTP_ERROR",
-        `${error.status} from ${this.baseURL}${retryable ? " (after all retries)" : ""}: ${String(error.message).slice(0, 300)}`,
+        `${error.status} from ${this.baseURL}${retryable ? " (after all retries)" : ""}: ${serverMessage(error.message, error.status)}`,
         { status: error.status, cause: error },
       );
     }
@@ -350,7 +365,7 @@ export class LlmClient {
       // No status: an error event inside a stream (`data: {"error": ...}`); keep the server's own code.
       return new EndpointError(
         "STREAM_ERROR",
-        `${this.baseURL} reported an error in its stream${typeof error.code === "string" ? ` (${error.code})` : ""}: ${String(error.message).slice(0, 300)}`,
+        `${this.baseURL} reported an error in its stream${typeof error.code === "string" ? ` (${error.code})` : ""}: ${serverMessage(error.message)}`,
         { cause: error },
       );
     if (error instanceof OpenAIError)

@@ -52,4 +52,16 @@ describe("ratingAgreement", () => {
       ]),
     ).toHaveLength(1);
   });
+
+  it("leaves alpha undefined (not 1) when the LLM and the humans give every item the same rating", () => {
+    // Means 4, 4 on both sides: no variation, alpha = 0/0; no ranking either, so no tau.
+    const r = ratingAgreement([
+      { llm: [4, 4], human: [4] },
+      { llm: [4, 4], human: [4, 4] },
+    ]);
+    expect(r.alphaLlmVsHuman).toBeUndefined();
+    expect(r.alphaLlmSamples).toBeUndefined();
+    expect(r.kendallTau).toBeUndefined();
+    expect([r.llmMean, r.humanMean]).toEqual([4, 4]);
+  });
 });

@@ -1,7 +1,15 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CacheError, canonicalJson, EndpointError, formatUsage, LlmClient, requestKey } from "@npov/llm";
+import {
+  CacheError,
+  canonicalJson,
+  EndpointError,
+  formatUsage,
+  LlmClient,
+  MAX_SERVER_MESSAGE_CHARS,
+  requestKey,
+} from "@npov/llm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { chatReply, type FakeEndpoint, fakeEndpoint } from "./helpers.js";
 
@@ -88,6 +96,25 @@ describe("LlmClient retries", () => {
     );
     expect(() => new LlmClient({ baseURL: "http://x/v1", model: "m", concurrency: 0 })).toThrow(
       expect.objectContaining({ code: "INVALID_OPTION" }),
+    );
+  });
+});
+
+describe("server error messages", () => {
+  it("keep a server's explanation whole (once, without the SDK's repeated status); only a page-sized body is cut", async () => {
+    // A context-length refusal as npov serve words it, with a long model path: over 300 characters.
+    const explanation = `The prompt for /models/${"nested/".repeat(20)}npov-gen is 904 tokens, more than its context of 512: shorten it -- npov does not truncate, since a cut text would be scored as if it were whole.`;
+    expect(explanation.length).toBeGreaterThan(300);
+    const refusing = await serve(() => ({ status: 400, body: { error: { message: explanation } } }));
+    const e400 = await new LlmClient({ baseURL: refusing.url, model: "m" }).chat(ask).catch((e: unknown) => e);
+    expect(e400).toMatchObject({ code: "HTTP_ERROR", status: 400 });
+    expect((e400 as Error).message).toBe(`400 from ${refusing.url}: ${explanation}`);
+
+    const page = `<html>${"x".repeat(5000)}</html>`;
+    const proxy = await serve(() => ({ status: 403, body: { error: { message: page } } }));
+    const e403 = await new LlmClient({ baseURL: proxy.url, model: "m" }).chat(ask).catch((e: unknown) => e);
+    expect((e403 as Error).message).toBe(
+      `403 from ${proxy.url}: ${page.slice(0, MAX_SERVER_MESSAGE_CHARS)}... (${page.length - MAX_SERVER_MESSAGE_CHARS} more characters)`,
     );
   });
 });

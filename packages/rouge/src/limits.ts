@@ -6,7 +6,7 @@
  * `rouge` (exact word overlap, linear time) has none.
  */
 import { describe, InputTooLargeError, InvalidValueError, type NpovInput, requireRecord } from "@npov/core";
-import { WorkMeter } from "./hungarian.js";
+import { MAX_MATCHING_STEPS, WorkMeter } from "./hungarian.js";
 
 /** Longest response, in characters (UTF-16 code units): about 7,000 words of prose. */
 export const MAX_RESPONSE_CHARS = 50_000;
@@ -18,11 +18,8 @@ export const MAX_ARGUMENTS = 1_000;
  * Each distinct pair of words is weighed once (WordNet relations, and the lexsim embedding for support).
  */
 export const MAX_WORD_PAIRS = 400_000;
-/**
- * Most steps of the one-to-one matchings in one check (see `WorkMeter`; about a second). Inputs within
- * the other limits stay far below it unless they repeat a few words thousands of times.
- */
-export const MAX_MATCHING_STEPS = 300_000_000;
+/** Most steps of the one-to-one matchings in one check (300,000,000; defined beside `WorkMeter`). */
+export { MAX_MATCHING_STEPS };
 /**
  * Most (response sentence) x (argument) pairs: `align` and `support` weigh every argument against every
  * sentence (and window of two). A chatbot answer has tens of sentences and arguments; sentences of stop

@@ -22,6 +22,11 @@ export interface SalienceHtmlOptions {
   title?: string;
   /** Gold word labels of the example (hallucinated response spans, uncovered arguments) to mark. */
   gold?: WordLabels;
+  /**
+   * A caveat shown above the scores, e.g. that the model is not usable for salience (its card's verdict):
+   * a page read without the terminal that made it must still say so.
+   */
+  warning?: string;
 }
 
 /** Sequential colour scale from white (0) to dark blue (1): perceptually ordered, readable in greyscale. */
@@ -135,9 +140,10 @@ h1{font-size:1.3rem;overflow-wrap:anywhere}svg text{font-size:11px}.weak{fill:#8
 .group-label{font-size:10px;fill:#444}.scores{display:flex;flex-wrap:wrap;gap:.3rem 1.5rem;margin:.5rem 0}
 .map-wrap{max-width:100%;overflow-x:auto;border:1px solid #eee}.map-wrap svg{display:block}
 .scale{display:flex;align-items:center;gap:.5rem;flex-wrap:wrap;font-size:.85rem;margin:.5rem 0}.scale svg{width:200px;height:14px}
+.warning{border:2px solid #b35900;background:#fff4e5;color:#5c2e00;padding:.5rem .75rem;border-radius:4px}
 p{overflow-wrap:anywhere}</style></head><body>
 <h1>${escapeHtml(title)}</h1>
-<p class="scores"><span>hallucination score <b>${result.hallucination.toFixed(3)}</b></span><span>coverage-error score <b>${result.coverage.toFixed(3)}</b></span><span>variant ${escapeHtml(result.variant)}</span></p>
+${options.warning === undefined ? "" : `<p class="warning" role="alert"><b>Warning:</b> ${escapeHtml(options.warning)} The scores and the map below are shown for inspection, not as evidence.</p>\n`}<p class="scores"><span>hallucination score <b>${result.hallucination.toFixed(3)}</b></span><span>coverage-error score <b>${result.coverage.toFixed(3)}</b></span><span>variant ${escapeHtml(result.variant)}</span></p>
 <div class="scale"><span>cell colour: attribution</span><span>0</span><svg class="color-scale" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 14" preserveAspectRatio="none"><defs><linearGradient id="salience-scale">${stops}</linearGradient></defs><rect width="200" height="14" fill="url(#salience-scale)" stroke="#999"/></svg><span>${max.toFixed(4)} (the map's maximum)</span></div>
 <p>Rows: argument words, grouped by perspective and argument; columns: response words. A cell is the attribution after squaring, column normalization and token-to-word max merging. Bars: alpha (contribution, right) and beta (attribution, below); grey italics mark words with alpha or beta below ${threshold}. ${goldNote}</p>
 <div class="map-wrap"><svg class="salience" xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">

@@ -135,4 +135,23 @@ describe("salience heatmap in headless Chromium at 420 and 1280 px", () => {
     await page.close();
     expect(statSync(png).size).toBeGreaterThan(10_000);
   });
+
+  it.each([420, 1280])("at %i px: a model's warning leads the page, above the scores it qualifies", async (width) => {
+    const warning =
+      "models/npov-gen is not usable for salience: ROC AUC at chance <0.56>. Use npov check --methods align instead.";
+    const warned = join(dir, "warned.html");
+    writeFileSync(warned, renderSalienceHtml(result, { title: "hand-made map", gold, warning }));
+    expect(renderSalienceHtml(result, { gold })).not.toContain('class="warning"');
+    const { page, scrollWidth, boxes } = await openAt(browser, warned, width, join(dir, `warned-${width}.png`));
+    expect(scrollWidth).toBeLessThanOrEqual(width);
+    expect(await page.locator("p.warning").textContent()).toBe(
+      `Warning: ${warning} The scores and the map below are shown for inspection, not as evidence.`,
+    );
+    expect(await page.locator("p.warning").isVisible()).toBe(true);
+    const [box] = await boxes("p.warning");
+    const [scores] = await boxes("p.scores");
+    expect(box!.y + box!.height).toBeLessThanOrEqual(scores!.y);
+    expect(box!.y).toBeLessThan(900); // on the first screen
+    await page.close();
+  });
 });

@@ -10,7 +10,7 @@ import {
   requireRecord,
   validateInput,
 } from "@npov/core";
-import type { ResponsePlan, ResponseStyle } from "./writer.js";
+import type { ResponsePlan, ResponseStyle } from "./plan.js";
 
 /** A seeded generator from createRng. @throws InvalidValueError */
 export function checkRng(value: unknown, path = "rng"): Rng {

@@ -18,14 +18,11 @@ import {
   validateInput,
 } from "@npov/core";
 import { checkPlan, checkSeed, checkStyle } from "./checks.js";
+import type { PlanItem, ResponsePlan, ResponseStyle } from "./plan.js";
 import { lowercaseInitial, namesIn } from "./rewording.js";
 import { FIRST_CONNECTORS, NEXT_CONNECTORS, OPENINGS, REWORDINGS } from "./wording.js";
 
-/**
- * `"close"`: arguments copied nearly verbatim (like the paper's generator); `"free"`: light,
- * meaning-preserving rewording (a few word substitutions per argument).
- */
-export type ResponseStyle = "close" | "free";
+export type { PlanItem, ResponsePlan, ResponseStyle };
 
 /** Options of {@link writeReferenceResponse}. */
 export interface WriterOptions {
@@ -36,22 +33,6 @@ export interface WriterOptions {
    * capitalized mid-sentence in its query or arguments): e.g. the names of the whole topic.
    */
   names?: readonly string[];
-}
-
-/** One argument as it appears in the response. */
-export interface PlanItem {
-  perspectiveIndex: number;
-  argumentIndex: number;
-  /** Words introducing it, e.g. "Supporters argue that". */
-  connector: string;
-  /** The verbalized argument (no final period). */
-  text: string;
-}
-
-/** What the writer will say, before it is rendered to text. */
-export interface ResponsePlan {
-  opening: string;
-  items: PlanItem[];
 }
 
 /** A written response and where each argument is verbalized. */

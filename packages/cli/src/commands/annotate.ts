@@ -4,6 +4,7 @@
  * use, so other commands never load the web server).
  */
 import { checkOutputPath, writeExamples, writeFileAtomic } from "@npov/core";
+import { UNDEFINED_ALPHA_NOTE } from "@npov/eval";
 import type { Command } from "commander";
 import { integerOption, out, outJson, UsageError } from "../util.js";
 
@@ -195,13 +196,14 @@ export function registerAnnotate(program: Command): void {
         const { examples, agreement } = lib.exportAnnotations(store);
         writeExamples(opts.out, examples);
         if (opts.agreement !== undefined) writeFileAtomic(opts.agreement, `${JSON.stringify(agreement, null, 2)}\n`);
-        const alpha = (x: number | null) => (x === null ? "n/a" : x.toFixed(3));
+        const alpha = (x: number | null) => (x === null ? "undefined" : x.toFixed(3));
         const main = agreement.alpha.filter((r) => r.level === "example" && r.errorType !== "ambiguous");
         out(
           `${examples.length} annotated example(s) written to ${opts.out}` +
             (opts.agreement === undefined ? "" : `; agreement report to ${opts.agreement}`),
         );
         out(`Krippendorff's alpha: ${main.map((r) => `${r.errorType} ${alpha(r.alpha)}`).join(", ")}`);
+        if (main.some((r) => r.alpha === null)) out(`(${UNDEFINED_ALPHA_NOTE})`);
         if (agreement.flaggedOnly.length > 0)
           out(
             `${agreement.flaggedOnly.length} example(s) only flagged as broken, not exported: ${agreement.flaggedOnly.join(", ")}`,

@@ -1,9 +1,9 @@
 import { checkOutputPath, createRng, writeFileAtomic } from "@npov/core";
-import { type EvaluationResult, formatAgreement, formatResultTable, renderReport } from "@npov/eval";
+import { aucTableNotes, type EvaluationResult, formatAgreement, formatResultTable, renderReport } from "@npov/eval";
 import { evaluateScored, evaluationFields } from "@npov/queue";
 import { SLICES } from "@npov/synth";
 import type { Command } from "commander";
-import { addDetectorOptions, METHOD_NAMES } from "../detectors.js";
+import { addDetectorOptions, METHOD_NAMES, modelsOfRun } from "../detectors.js";
 import { integerOption, MAX_RESAMPLES, out, outJson, parseList, readDataset, SEED_RANGE } from "../util.js";
 import { addQueueOptions, scoreWithOptions, warnAboutFailures } from "./check-batch.js";
 
@@ -96,6 +96,12 @@ export function registerEval(program: Command): void {
         });
         warnAboutFailures(failed, (i) => `example ${i + 1} (${dataset[i]?.id ?? "no id"})`);
         if (opts.report !== undefined) {
+          const text = (k: string) => (typeof opts[k] === "string" ? (opts[k] as string) : undefined);
+          const models = modelsOfRun(methods, {
+            model: opts.model,
+            endpoint: text("endpoint"),
+            endpointModel: text("endpointModel"),
+          });
           const sample =
             opts.samplePerSlice !== undefined
               ? `seeded sample of ${opts.samplePerSlice} per slice (seed ${opts.seed})`
@@ -111,24 +117,28 @@ export function registerEval(program: Command): void {
                 ["data", `${opts.data} (${all.length} examples)`],
                 ["scored", `${dataset.length} examples: ${sample}`],
                 ["methods", methods.join(", ")],
-                [
-                  "model",
-                  opts.model ?? "shipped defaults (models/npov-gen for salience, models/npov-cls for classifier)",
-                ],
+                ["models", models.description],
                 ...(opts.softPrompt === undefined ? [] : [["soft prompt", opts.softPrompt] as [string, string]]),
                 ...(opts.stacked === undefined ? [] : [["stacked model", opts.stacked] as [string, string]]),
                 ["bootstrap", resamples > 0 ? `${resamples} resamples, seed 0, 95% intervals` : "none"],
                 ["date", new Date().toISOString()],
               ],
               ...(agreement === undefined ? {} : { agreement }),
+              ...(models.warnings.length === 0 ? {} : { warnings: models.warnings }),
             }),
           );
         }
         if (opts.json) return outJson({ ...evaluationJson(result), ...(agreement === undefined ? {} : { agreement }) });
         out("Example-level ROC AUC (rows: slices; columns: method x error type)");
-        out(formatResultTable(result, "example"));
+        // Each table with the meaning of its "-" and "n/a" cells, when it has any.
+        const withNotes = (table: string, level: "example" | "word") =>
+          [table, ...aucTableNotes(result, level)].join("\n");
+        out(withNotes(formatResultTable(result, "example"), "example"));
         const words = formatResultTable(result, "word");
-        if (words) out(`\nWord-level ROC AUC (hallucinated response words / uncovered argument words)\n${words}`);
+        if (words)
+          out(
+            `\nWord-level ROC AUC (hallucinated response words / uncovered argument words)\n${withNotes(words, "word")}`,
+          );
         if (agreement !== undefined)
           out(`\nAnnotator agreement (Krippendorff's alpha; ${opts.agreement})\n${formatAgreement(agreement)}`);
         out(

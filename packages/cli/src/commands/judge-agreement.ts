@@ -17,11 +17,11 @@ export interface RatingAgreement {
   /** Mean over items of the LLM's per-item mean, and of the humans'. */
   llmMean: number;
   humanMean: number;
-  /** Alpha between the two rows of per-item means (LLM, human). */
-  alphaLlmVsHuman: number;
+  /** Alpha between the two rows of per-item means (LLM, human); undefined when every mean is the same (0/0). */
+  alphaLlmVsHuman: number | undefined;
   /** Kendall's tau-b between the per-item means (undefined when either side is constant: no ranking). */
   kendallTau: number | undefined;
-  /** Alpha among the LLM's samples as raters (undefined with one sample). */
+  /** Alpha among the LLM's samples as raters (undefined with one sample, or when every rating is the same). */
   alphaLlmSamples: number | undefined;
 }
 

@@ -10,6 +10,7 @@ import {
   MAX_JSON_DEPTH,
   type NpovInput,
   readTextFile,
+  truncateText,
   validateInput,
   validateResponse,
 } from "@npov/core";
@@ -25,6 +26,9 @@ import type { Command } from "commander";
 import { integerOption, out, outJson, table } from "../util.js";
 import { addEndpointOptions, type EndpointCliOptions, endpointClient, endpointSpec } from "./endpoint.js";
 import { type RatedItem, type RatingAgreement, ratingAgreement, usableItems } from "./judge-agreement.js";
+
+/** How many unreadable answers per attribute the output quotes. */
+const SHOWN_UNPARSED = 3;
 
 /** One record to rate. */
 export interface JudgeRecord {
@@ -123,35 +127,78 @@ export function registerJudge(program: Command): void {
         llm: per[k]!.answers.map(parseLikert),
         human: rec.ratings[attribute] ?? [],
       }));
-      // Agreement needs two items the LLM and the humans both rated; with fewer it is left out ("-"), and the
-      // ratings paid for are still reported.
-      const agreement: RatingAgreement | undefined =
-        usableItems(items).length >= 2 ? ratingAgreement(items) : undefined;
+      // Agreement needs two items the LLM and the humans both rated; with fewer it is left out, the output
+      // says why, and the ratings paid for are still reported.
+      const usable = usableItems(items).length;
+      const agreement: RatingAgreement | undefined = usable >= 2 ? ratingAgreement(items) : undefined;
+      const unparsedAnswers = per.flatMap((p) => p.answers.filter((a) => parseLikert(a) === undefined));
       return {
         attribute,
         items: records.length,
         llmMean: means.length === 0 ? undefined : means.reduce((s, x) => s + x, 0) / means.length,
         unparsed: per.reduce((s, p) => s + p.unparsed, 0),
         answers: per.reduce((s, p) => s + p.answers.length, 0),
+        // Items rated by humans and with a readable LLM answer: agreement needs two.
+        usableItems: usable,
+        withHumanRatings: items.filter((i) => i.human.length > 0).length,
+        withReadableLlmRating: items.filter((i) => i.llm.some((x) => x !== undefined)).length,
+        // The first few unreadable answers as the endpoint gave them (up to 200 characters each).
+        unparsedExamples: unparsedAnswers.slice(0, SHOWN_UNPARSED).map((a) => truncateText(a, 200)),
         agreement,
       };
     });
     process.stderr.write(`npov: ${formatUsage(client.usage())}\n`);
-    if (opts.json) return outJson({ attributes: summary, usage: client.usage() });
+    // An undefined statistic is null in JSON (present and undefined), never left out or shown as a number.
+    const orNull = (a: RatingAgreement) => ({
+      ...a,
+      alphaLlmVsHuman: a.alphaLlmVsHuman ?? null,
+      kendallTau: a.kendallTau ?? null,
+      alphaLlmSamples: a.alphaLlmSamples ?? null,
+    });
+    if (opts.json)
+      return outJson({
+        attributes: summary.map((s) => (s.agreement === undefined ? s : { ...s, agreement: orNull(s.agreement) })),
+        usage: client.usage(),
+      });
     const f = (x: number | undefined) => (x === undefined ? "-" : x.toFixed(3));
+    // A statistic computed over usable items that is undefined there (alpha 0/0, tau of a constant).
+    const defined = (x: number | undefined) => (x === undefined ? "undefined" : x.toFixed(3));
+    // Agreement columns only when some attribute has agreement; a row without it says why below the table.
+    const withAgreement = summary.some((s) => s.agreement !== undefined);
     out(
       table(
-        ["attribute", "items", "LLM mean", "unparsed", "human mean", "alpha", "tau"],
+        ["attribute", "items", "LLM mean", "unparsed", ...(withAgreement ? ["human mean", "alpha", "tau"] : [])],
         summary.map((s) => [
           s.attribute,
           String(s.items),
           f(s.llmMean),
           `${s.unparsed}/${s.answers}`,
-          f(s.agreement?.humanMean),
-          f(s.agreement?.alphaLlmVsHuman),
-          f(s.agreement?.kendallTau),
+          ...(withAgreement
+            ? s.agreement === undefined
+              ? ["-", "-", "-"]
+              : [f(s.agreement.humanMean), defined(s.agreement.alphaLlmVsHuman), defined(s.agreement.kendallTau)]
+            : []),
         ]),
       ),
     );
+    const notes: string[] = [];
+    const statistics = summary.flatMap((s) => (s.agreement === undefined ? [] : [s.agreement]));
+    if (statistics.some((a) => a.alphaLlmVsHuman === undefined || a.kendallTau === undefined))
+      notes.push(
+        "undefined under alpha: every per-item mean is the same (0/0, not perfect agreement); under tau: one side rates every item the same (no ranking).",
+      );
+    if (summary.some((s) => s.llmMean === undefined))
+      notes.push('"-" under LLM mean: no answer for that attribute held a readable 1-5 rating.');
+    for (const s of summary) {
+      if (s.agreement === undefined)
+        notes.push(
+          `${s.attribute}: agreement with humans (human mean, alpha, tau) needs two usable items, rated by humans and with a readable LLM answer; ${s.usableItems} of ${s.items} are (${s.withHumanRatings} with human ratings, ${s.withReadableLlmRating} with a readable LLM answer).`,
+        );
+      if (s.unparsedExamples.length > 0)
+        notes.push(
+          `${s.attribute}: ${s.unparsed} of ${s.answers} answers hold no readable 1-5 rating; the first ${s.unparsedExamples.length === 1 ? "one" : s.unparsedExamples.length}: ${s.unparsedExamples.map((a) => JSON.stringify(truncateText(a, 100))).join(", ")}`,
+        );
+    }
+    if (notes.length > 0) out(`\n${notes.join("\n")}`);
   });
 }

@@ -29,7 +29,7 @@ export function registerSalience(program: Command): void {
     }) => {
       const example = readExample(opts.input);
       if (opts.html !== undefined) checkOutputPath(opts.html);
-      const detector = await loadSalience(opts.model, opts.variant, opts);
+      const { detector, warning } = await loadSalience(opts.model, opts.variant, opts);
       const result = await detector.score(requireNpovInput(example.input, "salience"), example.response);
       await detector.dispose();
       if (opts.html !== undefined)
@@ -37,6 +37,7 @@ export function registerSalience(program: Command): void {
           opts.html,
           renderSalienceHtml(result, {
             title: `salience: ${example.input.query}`,
+            ...(warning === undefined ? {} : { warning }),
             ...(example.wordLabels === undefined ? {} : { gold: example.wordLabels }),
           }),
         );
