@@ -175,6 +175,13 @@ export const BUILTIN_DETECTOR_METHODS: DetectorMethods = {
 };
 
 /**
+ * npov's recommended detector, the default of every command, guard and integration: `support`, the best
+ * data-free method on every response shape measured (docs/results.md), and never below the plain ROUGE-1
+ * baseline there.
+ */
+export const DEFAULT_DETECTOR_METHOD = "support";
+
+/**
  * Build the detector a spec names from `methods` (default: the built-in methods).
  * @throws InvalidValueError for an unknown method, or whatever loading the method's files throws.
  */

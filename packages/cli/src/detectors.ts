@@ -8,6 +8,7 @@ import { parseModelDtype } from "@npov/autograd";
 import {
   BUILTIN_DETECTOR_METHODS,
   createDetector,
+  DEFAULT_DETECTOR_METHOD,
   type DetectorMethods,
   type DetectorSpec,
   defaultSoftMatcher,
@@ -85,12 +86,10 @@ export const AFTER_RUN: Array<(detectors: readonly ErrorDetector[]) => void | Pr
 /** The method names, in table order (for --help and error messages). */
 export const METHOD_NAMES: readonly string[] = Object.keys(DETECTOR_METHODS);
 
-/**
- * The guard's default detector: the best data-free method. `support` beats `align` on the hand-written
- * chatbot-style held-out set (hallucination ROC AUC 0.876 vs 0.673, coverage 0.829 vs 0.762) and on every
- * Perspectrum test slice but unparaphrased coverage (0.986 vs 0.992); docs/results.md.
- */
-export const DEFAULT_GUARD_METHOD = "support";
+/** The one default detector of every command (@npov/classifier's DEFAULT_DETECTOR_METHOD; docs/results.md). */
+export const DEFAULT_METHOD: string = DEFAULT_DETECTOR_METHOD;
+/** The guard's default detector: the same one default. */
+export const DEFAULT_GUARD_METHOD: string = DEFAULT_METHOD;
 
 /** Which shipped model a method loads when --model is not given, and what the model is used for there. */
 const MODEL_USE: Readonly<Record<string, { model: string; use: "salience" | "classifier" }>> = {

@@ -3,6 +3,7 @@
  * and evaluation can combine detectors without the detector packages depending on each other.
  */
 import type { CheckInput } from "./types.js";
+import { requireNumber } from "./values.js";
 
 /** A given argument the detector considers (partly) uncovered. */
 export interface UncoveredArgument {
@@ -13,6 +14,8 @@ export interface UncoveredArgument {
   score: number;
   /** For a sources input: the source and the unit's offsets in its text (`perspective`/`argument` index them). */
   origin?: { source: number; sourceId?: string; start: number; end: number };
+  /** Whether this argument is flagged as uncovered: `score` >= the detector's evidence threshold ({@link flagEvidence}). */
+  flagged?: boolean;
 }
 
 /** A response span (word or sentence) the detector considers unsupported by the arguments. */
@@ -22,6 +25,8 @@ export interface UnsupportedSpan {
   end: number;
   /** Hallucination score of this span in [0, 1]. */
   score: number;
+  /** Whether this span is flagged as unsupported: `score` >= the detector's evidence threshold ({@link flagEvidence}). */
+  flagged?: boolean;
 }
 
 /**
@@ -91,4 +96,29 @@ export interface ErrorDetector {
   detect(input: CheckInput, response: string): ErrorScores | Promise<ErrorScores>;
   /** Release native resources (model sessions); detectors without any omit it. */
   dispose?(): Promise<void>;
+}
+
+/**
+ * The evidence threshold of npov's detectors: an argument whose coverage-error score is at least 0.5 (less than
+ * half of it stated) and a span whose hallucination score is at least 0.5 (more likely unsupported than not) are
+ * flagged. Scores read one way everywhere: higher = more likely an error.
+ */
+export const EVIDENCE_FLAG_THRESHOLD = 0.5;
+
+/**
+ * `scores` with every evidence item marked `flagged` when its score reaches `threshold` (default
+ * {@link EVIDENCE_FLAG_THRESHOLD}); the lists keep every item, worst first, so a reader sees both what is flagged
+ * and what came closest. @throws InvalidValueError for a threshold outside [0, 1]
+ */
+export function flagEvidence(scores: ErrorScores, threshold = EVIDENCE_FLAG_THRESHOLD): ErrorScores {
+  requireNumber(threshold, "threshold", { min: 0, max: 1 });
+  return {
+    ...scores,
+    ...(scores.uncoveredArguments === undefined
+      ? {}
+      : { uncoveredArguments: scores.uncoveredArguments.map((a) => ({ ...a, flagged: a.score >= threshold })) }),
+    ...(scores.unsupportedSpans === undefined
+      ? {}
+      : { unsupportedSpans: scores.unsupportedSpans.map((s) => ({ ...s, flagged: s.score >= threshold })) }),
+  };
 }

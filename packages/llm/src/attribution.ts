@@ -15,6 +15,7 @@ import {
   type CheckInput,
   type ErrorDetector,
   type ErrorScores,
+  flagEvidence,
   formatArguments,
   maxOf,
   type NpovInput,
@@ -172,7 +173,7 @@ export class AttributionJudge implements ErrorDetector {
       })),
       (a) => a.score,
     );
-    return {
+    return flagEvidence({
       hallucination: r.hallucination,
       coverage: r.coverage,
       unsupportedSpans,
@@ -182,6 +183,6 @@ export class AttributionJudge implements ErrorDetector {
         "attribution.uninterpretable": r.sentences.filter((s) => s.verdict === "uninterpretable").length,
         "attribution.unsupported": r.sentences.filter((s) => s.verdict === "unsupported").length,
       },
-    };
+    });
   }
 }

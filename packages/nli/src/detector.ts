@@ -37,6 +37,7 @@ import {
   describe,
   type ErrorDetector,
   type ErrorScores,
+  flagEvidence,
   type Grounding,
   groundingOf,
   InputTooLargeError,
@@ -425,19 +426,23 @@ export class NliDetector implements ErrorDetector {
       })),
     );
     const byArgument = new Map(r.arguments.map((a) => [`${a.perspective}/${a.argument}`, a.score]));
-    return withUnitOrigins(g, {
-      hallucination: r.hallucination,
-      coverage: r.coverage,
-      uncoveredArguments: rankUncoveredArguments(
-        g.perspectives.map((p, k) => ({ arguments: p.arguments.map((a, j) => ({ text: a.text, key: `${k}/${j}` })) })),
-        (a) => byArgument.get(a.key) as number,
-      ),
-      unsupportedSpans: scored
-        .map((s) => ({ text: s.text, start: s.start, end: s.end, score: s.score }))
-        .sort((a, b) => b.score - a.score || a.start - b.start),
-      features: r.features,
-      words: { response: responseWords, arguments: argumentWords },
-    });
+    return flagEvidence(
+      withUnitOrigins(g, {
+        hallucination: r.hallucination,
+        coverage: r.coverage,
+        uncoveredArguments: rankUncoveredArguments(
+          g.perspectives.map((p, k) => ({
+            arguments: p.arguments.map((a, j) => ({ text: a.text, key: `${k}/${j}` })),
+          })),
+          (a) => byArgument.get(a.key) as number,
+        ),
+        unsupportedSpans: scored
+          .map((s) => ({ text: s.text, start: s.start, end: s.end, score: s.score }))
+          .sort((a, b) => b.score - a.score || a.start - b.start),
+        features: r.features,
+        words: { response: responseWords, arguments: argumentWords },
+      }),
+    );
   }
 
   /** Release the model's onnxruntime session. */

@@ -61,6 +61,8 @@ export interface SupportCombiner {
  */
 export const HALLUCINATION_FEATURES: readonly string[] = [
   "support.exactImprecision",
+  "support.worstClause",
+  "support.worstClauseMass",
   "support.sentenceMax",
   "support.sentenceSecond",
   "support.imprecision",
@@ -77,11 +79,14 @@ export const HALLUCINATION_FEATURES: readonly string[] = [
   "support.excessSentences",
   "support.excessClaims",
   "support.statedExcess",
+  "support.mixedBlockShare",
 ];
 /** The hallucination features that mean something for a sources input (no NPOV structure). */
 export const SOURCES_HALLUCINATION_FEATURES: readonly string[] = [
   "support.exactImprecision",
   "support.worstMassAll",
+  "support.worstClause",
+  "support.worstClauseMass",
   "support.worstSingle",
   "support.sentenceMax",
   "support.sentenceSecond",
@@ -104,6 +109,9 @@ export const COVERAGE_FEATURES: readonly string[] = [
   "support.weakestClaim",
   "support.massUncovered",
   "support.statedDeficit",
+  "support.extraSwitchShare",
+  "support.scatteredShare",
+  "support.mixedBlockShare",
 ];
 
 function feature(features: Record<string, number>, name: string): number {

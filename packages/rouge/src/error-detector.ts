@@ -3,6 +3,7 @@ import {
   type CheckInput,
   type ErrorDetector,
   type ErrorScores,
+  flagEvidence,
   groundingOf,
   InvalidValueError,
   maxOf,
@@ -103,7 +104,7 @@ export function rougeErrorDetector(options: RougeDetectorOptions = {}, name = "r
     name,
     detect: (input: CheckInput, response: string) => {
       const g = groundingOf(input);
-      return withUnitOrigins(g, rougeErrorScores(rougeDetector(g, response, options)));
+      return flagEvidence(withUnitOrigins(g, rougeErrorScores(rougeDetector(g, response, options))));
     },
   };
 }

@@ -17,6 +17,7 @@ import {
   contentTerms,
   type ErrorDetector,
   type ErrorScores,
+  flagEvidence,
   groundingOf,
   InputTooLargeError,
   InvalidValueError,
@@ -29,6 +30,7 @@ import {
   splitSentences,
   type Term,
   validateResponse,
+  withUnitOrigins,
 } from "@npov/core";
 import { PairTable, requireContent, termsBySentence } from "./content.js";
 import { maxWeightMatching, WorkMeter } from "./hungarian.js";
@@ -502,23 +504,26 @@ export function softErrorDetector(matcher = new SoftMatcher(), limits: Alignment
   return {
     name: "soft",
     detect(input: CheckInput, response: string): ErrorScores {
-      const r = softRouge(input, response, matcher, limits);
-      return {
-        hallucination: r.hallucination,
-        coverage: r.coverage,
-        uncoveredArguments: rankUncoveredArguments(r.perspectives, (a) => 1 - a.recall),
-        // Worst first, as the ErrorScores contract says (ties in text order).
-        unsupportedSpans: r.words
-          .filter((w) => w.hallucination > 0)
-          .map((w) => ({ text: w.text, start: w.start, end: w.end, score: w.hallucination }))
-          .sort((a, b) => b.score - a.score || a.start - b.start),
-        features: { "soft.precision": r.precision, "soft.recall": r.recall },
-        // Soft ROUGE scores response words only (argument words have no per-word score).
-        words: {
-          response: r.words.map((w) => ({ start: w.start, end: w.end, score: w.hallucination })),
-          arguments: [],
-        },
-      };
+      const g = groundingOf(input);
+      const r = softRouge(g, response, matcher, limits);
+      return flagEvidence(
+        withUnitOrigins(g, {
+          hallucination: r.hallucination,
+          coverage: r.coverage,
+          uncoveredArguments: rankUncoveredArguments(r.perspectives, (a) => 1 - a.recall),
+          // Worst first, as the ErrorScores contract says (ties in text order).
+          unsupportedSpans: r.words
+            .filter((w) => w.hallucination > 0)
+            .map((w) => ({ text: w.text, start: w.start, end: w.end, score: w.hallucination }))
+            .sort((a, b) => b.score - a.score || a.start - b.start),
+          features: { "soft.precision": r.precision, "soft.recall": r.recall },
+          // Soft ROUGE scores response words only (argument words have no per-word score).
+          words: {
+            response: r.words.map((w) => ({ start: w.start, end: w.end, score: w.hallucination })),
+            arguments: [],
+          },
+        }),
+      );
     },
   };
 }
@@ -530,22 +535,25 @@ export function alignErrorDetector(matcher = new SoftMatcher(), limits: Alignmen
   return {
     name: "align",
     detect(input: CheckInput, response: string): ErrorScores {
-      const r = alignResponse(input, response, matcher, limits);
-      return {
-        hallucination: r.hallucination,
-        coverage: r.coverage,
-        uncoveredArguments: r.arguments
-          .map((a) => ({ perspective: a.perspective, argument: a.argument, text: a.text, score: 1 - a.coverage }))
-          .sort((a, b) => b.score - a.score),
-        unsupportedSpans: r.sentences
-          .filter((s) => !s.opening)
-          .map((s) => ({ text: s.text, start: s.start, end: s.end, score: 1 - s.support }))
-          .sort((a, b) => b.score - a.score),
-        features: {
-          "align.minSentenceSupport": 1 - r.hallucination,
-          "align.minArgumentCoverage": minOf(r.arguments.map((a) => a.coverage)),
-        },
-      };
+      const g = groundingOf(input);
+      const r = alignResponse(g, response, matcher, limits);
+      return flagEvidence(
+        withUnitOrigins(g, {
+          hallucination: r.hallucination,
+          coverage: r.coverage,
+          uncoveredArguments: r.arguments
+            .map((a) => ({ perspective: a.perspective, argument: a.argument, text: a.text, score: 1 - a.coverage }))
+            .sort((a, b) => b.score - a.score),
+          unsupportedSpans: r.sentences
+            .filter((s) => !s.opening)
+            .map((s) => ({ text: s.text, start: s.start, end: s.end, score: 1 - s.support }))
+            .sort((a, b) => b.score - a.score),
+          features: {
+            "align.minSentenceSupport": 1 - r.hallucination,
+            "align.minArgumentCoverage": minOf(r.arguments.map((a) => a.coverage)),
+          },
+        }),
+      );
     },
   };
 }

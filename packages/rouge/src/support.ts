@@ -26,6 +26,7 @@ import {
   describe,
   type ErrorDetector,
   type ErrorScores,
+  flagEvidence,
   groundingOf,
   InvalidValueError,
   maxOf,
@@ -37,6 +38,7 @@ import {
   splitSentences,
   type Term,
   validateResponse,
+  withUnitOrigins,
 } from "@npov/core";
 import {
   applyCombiner,
@@ -195,6 +197,10 @@ export interface SupportSentence {
    * or sources only) that the single best argument or source unit explains (1 without such words).
    */
   singleSupport: number;
+  /** Unsupported share of the claim words of its least supported clause (clauses of some substance; 0 if none). */
+  worstClause: number;
+  /** Largest unsupported specificity mass of one of its clauses. */
+  worstClauseMass: number;
   /** The argument that supports it best, with that argument's share alone. */
   bestArgument?: { perspective: number; argument: number; support: number };
   /**
@@ -388,6 +394,18 @@ export function supportResponse(input: CheckInput, response: string, options: Su
     const total = sum(claim.map((w) => w.weight));
     const support = total === 0 ? 1 : sum(claim.map((w) => w.weight * w.support)) / total;
     const unsupportedMass = sum(claim.map((w) => w.weight * (1 - w.support)));
+    // Its least supported clause: an invented claim is often a clause appended to a stated argument ("..., and
+    // that uniforms improve school safety"), which the sentence's overall support dilutes.
+    let worstClause = 0;
+    let worstClauseMass = 0;
+    for (const c of clauseSpans(s.text, s.start)) {
+      const inClause = claim.filter((w) => w.term.start >= c.start && w.term.end <= c.end);
+      const mass = sum(inClause.map((w) => w.weight));
+      if (mass < CLAUSE_MASS) continue;
+      const unsupported = sum(inClause.map((w) => w.weight * (1 - w.support)));
+      worstClause = Math.max(worstClause, unsupported / mass);
+      worstClauseMass = Math.max(worstClauseMass, unsupported);
+    }
     let bestArgument: SupportSentence["bestArgument"];
     const shares = role === "argument" ? args.map((a) => weightedMatch(claim, a.terms, pairs.get)) : [];
     shares.forEach((share, i) => {
@@ -406,9 +424,15 @@ export function supportResponse(input: CheckInput, response: string, options: Su
             args.map((a) => weightedMatch(content, a.terms, pairs.get)),
             0,
           );
-    if (index > 0 && opensSide(s.text)) side++;
+    // A side cue opens a new block in a framing sentence ("Critics see it differently.") or one that states a
+    // given argument; an unattributed claim ("However, <something new>") does not restructure the response, so
+    // adding one never changes the blocks of the others.
+    const attributedOrFraming = role === "framing" || (bestArgument?.support ?? 0) >= 0.3;
+    if (index > 0 && attributedOrFraming && opensSide(s.text)) side++;
     return {
       singleSupport: single,
+      worstClause,
+      worstClauseMass,
       text: s.text,
       start: s.start,
       end: s.end,
@@ -581,6 +605,8 @@ function checkFeatureParts(sentences: unknown, args: unknown, perspectives: unkn
       throw new InvalidValueError(`${at}.role`, 'must be "argument" or "framing".');
     requireNumber(x.support, `${at}.support`, unit);
     requireNumber(x.singleSupport, `${at}.singleSupport`, unit);
+    requireNumber(x.worstClause, `${at}.worstClause`, unit);
+    requireNumber(x.worstClauseMass, `${at}.worstClauseMass`, { min: 0 });
     requireNumber(x.unsupportedMass, `${at}.unsupportedMass`, { min: 0 });
     requireNumber(x.unsupportedNames, `${at}.unsupportedNames`, count);
     requireNumber(x.side, `${at}.side`, count);
@@ -601,6 +627,28 @@ function checkFeatureParts(sentences: unknown, args: unknown, perspectives: unkn
   });
 }
 
+/** Specificity mass a clause needs to be judged on its own (a bare "and so on" is not). */
+const CLAUSE_MASS = 0.8;
+
+// Where a sentence's clauses meet: a comma, semicolon or dash before a conjunction, or "and that" / "and
+// also" (the way a further claim is attached to a stated one).
+const CLAUSE_BREAK_RE =
+  /(?:[,;:\u2013\u2014]\s+(?=(?:and|but|while|whereas|although|though|yet|so|plus|also)(?![\p{L}\p{N}]))|\s+(?=and\s+(?:that|also|even)(?![\p{L}\p{N}])))/giu;
+
+/** The clauses of a sentence as offsets into the response (`offset` = the sentence's start). */
+export function clauseSpans(sentence: string, offset = 0): Array<{ start: number; end: number }> {
+  if (typeof sentence !== "string") throw new NotTextError("sentence", sentence);
+  const spans: Array<{ start: number; end: number }> = [];
+  let start = 0;
+  for (const m of sentence.matchAll(CLAUSE_BREAK_RE)) {
+    const at = (m.index ?? 0) + m[0].length;
+    if (at > start) spans.push({ start: offset + start, end: offset + (m.index ?? 0) });
+    start = at;
+  }
+  spans.push({ start: offset + start, end: offset + sentence.length });
+  return spans.filter((c) => c.end > c.start);
+}
+
 /** Names of the sentence model's inputs ({@link sentenceFeatures}). */
 export const SENTENCE_FEATURES: readonly string[] = [
   "sentence.unsupported",
@@ -612,6 +660,8 @@ export const SENTENCE_FEATURES: readonly string[] = [
   "sentence.unsupportedName",
   "sentence.unexplained",
   "sentence.unexplainedAll",
+  "sentence.worstClause",
+  "sentence.worstClauseMass",
   "sentence.orphan",
   "sentence.offTopic",
   "sentence.claimMass",
@@ -657,6 +707,8 @@ export function sentenceFeatures(sentence: SupportSentence): Record<string, numb
     "sentence.unsupportedName": s.unsupportedNames > 0 ? 1 : 0,
     "sentence.unexplained": 1 - (s.bestArgument?.support ?? 0),
     "sentence.unexplainedAll": 1 - s.singleSupport,
+    "sentence.worstClause": s.worstClause,
+    "sentence.worstClauseMass": saturate(s.worstClauseMass),
     "sentence.orphan": s.orphan ? 1 : 0,
     "sentence.offTopic": s.topical ? 0 : 1,
     "sentence.claimMass": saturate(sum(claim.map((w) => w.weight))),
@@ -753,6 +805,16 @@ function featuresOf(
         0,
       ),
     ),
+    "support.worstClause": maxOf(
+      claims.map((s) => s.worstClause),
+      0,
+    ),
+    "support.worstClauseMass": saturate(
+      maxOf(
+        claims.map((s) => s.worstClauseMass),
+        0,
+      ),
+    ),
     "support.worstSingle": maxOf(
       sentences.map((s) => 1 - s.singleSupport),
       0,
@@ -827,25 +889,29 @@ export function supportErrorDetector(options: SupportOptions = {}): ErrorDetecto
   return {
     name: "support",
     detect(input: CheckInput, response: string): ErrorScores {
-      const r = supportResponse(input, response, options);
-      const argumentSentences = r.sentences.filter((s) => s.role === "argument");
-      return {
+      const g = groundingOf(input);
+      const r = supportResponse(g, response, options);
+      // A sentence's score: the sentence model's probability that it makes an unsupported claim (wherever it
+      // stands), or without a model 1 - its support when it makes a claim at all.
+      const sentenceScore = (s: SupportSentence) => s.probability ?? (s.role === "argument" ? 1 - s.support : 0);
+      const scores: ErrorScores = {
         hallucination: r.hallucination,
         coverage: r.coverage,
         uncoveredArguments: r.arguments
           .map((a) => ({ perspective: a.perspective, argument: a.argument, text: a.text, score: 1 - a.localCoverage }))
           .sort((a, b) => b.score - a.score),
-        unsupportedSpans: argumentSentences
-          .map((s) => ({ text: s.text, start: s.start, end: s.end, score: 1 - s.support }))
-          .sort((a, b) => b.score - a.score),
+        unsupportedSpans: r.sentences
+          .map((s) => ({ text: s.text, start: s.start, end: s.end, score: sentenceScore(s) }))
+          .sort((a, b) => b.score - a.score || a.start - b.start),
         features: r.features,
         words: {
-          // A word's hallucination score: 1 - its match, inside argument sentences; framing words score 0.
+          // A word's hallucination score: 1 - its match, for the claim words of claim sentences; discourse and
+          // query words, and the words of framing sentences, score 0.
           response: r.sentences.flatMap((s) =>
             s.words.map((w) => ({
               start: w.start,
               end: w.end,
-              score: s.role === "argument" && !w.discourse ? 1 - w.support : 0,
+              score: s.role === "argument" && !w.discourse && !w.query ? 1 - w.support : 0,
             })),
           ),
           // An argument word's coverage-error score: 1 - its best match anywhere in the response.
@@ -860,6 +926,7 @@ export function supportErrorDetector(options: SupportOptions = {}): ErrorDetecto
           ),
         },
       };
+      return flagEvidence(withUnitOrigins(g, scores));
     },
   };
 }

@@ -2,7 +2,7 @@
  * Bounded work in @npov/rouge (issue 22), proven by counting matching steps on a WorkMeter, never by timing:
  * the one-to-one matchings grow near-linearly with the response and the arguments, inputs beyond the
  * documented limits are refused before any work (0 steps), maxWeightMatching refuses NaN and ragged rows
- * (it looped forever), and word-overlap detectors refuse texts with nothing to score.
+ * (it looped forever), and word-overlap detectors refuse arguments with nothing to score.
  */
 import { contentTerms, NpovError, type NpovInput, readJsonFile } from "@npov/core";
 import {
@@ -193,23 +193,27 @@ describe("nothing to score", () => {
     ...input,
     perspectives: [...input.perspectives, { label: "other", arguments: [{ text: "It is what it is." }] }],
   };
-  it.each([
+  const checks = [
     ["rouge", (i: NpovInput, r: string) => rougeDetector(i, r)],
     ["soft", (i: NpovInput, r: string) => softRouge(i, r, matcher)],
     ["align", (i: NpovInput, r: string) => alignResponse(i, r, matcher)],
-    ["support", (i: NpovInput, r: string) => supportResponse(i, r)],
-  ])("%s refuses a response or an argument of stop words only", (_, check) => {
-    for (const [i, r, path] of [
-      [input, "It is what it is, and so it was.", "response"],
-      [stopArgument, example.response, "input.perspectives[2].arguments[0]"],
-    ] as const)
-      try {
-        check(i, r);
-        expect.unreachable();
-      } catch (e) {
-        expect((e as NpovError).code).toBe("NOTHING_TO_SCORE");
-        expect((e as NpovError).path).toBe(path);
-      }
+    ["support", (i: NpovInput, r: string) => supportResponse(i, r, { combiner: null })],
+  ] as const;
+  it.each(checks)("%s refuses an argument of stop words only (a mistake in the input)", (_, check) => {
+    try {
+      check(stopArgument, example.response);
+      expect.unreachable();
+    } catch (e) {
+      expect((e as NpovError).code).toBe("NOTHING_TO_SCORE");
+      expect((e as NpovError).path).toBe("input.perspectives[2].arguments[0]");
+    }
+  });
+  it.each(checks)("%s scores a response of stop words only: nothing unsupported, nothing covered", (_, check) => {
+    // "No." or "It was." answers a question without a word overlap can check: no claim to flag, no argument
+    // stated (HaluEval's right answers include "no").
+    const r = check(input, "It is what it is, and so it was.");
+    expect(r.hallucination).toBe(0);
+    expect(r.coverage).toBe(1);
   });
 });
 

@@ -120,8 +120,9 @@ describe("rougeDetector invariants", () => {
     );
   });
 
-  it("refuses a response or an argument of stop words only: nothing to score (it was called precise)", () => {
-    expect(() => rougeDetector(input, "and so it is")).toThrow(expect.objectContaining({ code: "NOTHING_TO_SCORE" }));
+  it("refuses an argument of stop words only; a response of stop words states nothing: precision 1, recall 0", () => {
+    const r = rougeDetector(input, "and so it is");
+    expect([r.precision, r.recall, r.hallucination, r.coverage, r.words.length]).toEqual([1, 0, 0, 1, 0]);
     const stopArgument = {
       ...input,
       perspectives: [...input.perspectives, { label: "z", arguments: ["it is what it is"] }],

@@ -109,20 +109,21 @@ describe("support detector on chatbot-style responses, where align fails", () =>
 });
 
 describe("support detector on response structure", () => {
-  it("an argument presented as the other side's lands in the other side's block and raises both scores", () => {
+  it("an argument presented as the other side's lands in the other side's block", () => {
     const ok = supportResponse(input, clean);
     const bad = supportResponse(input, confused);
     // Side blocks: the opening, "Critics ..." (pro), "Supporters ..." (con).
     expect(ok.sentences.map((s) => s.side)).toEqual([0, 1, 1, 1, 2, 2, 2]);
     const structure = (f: Record<string, number>) => [
-      f["support.extraSwitches"],
-      f["support.mixedBlocks"],
-      f["support.scatteredPerspectives"],
+      f["support.extraSwitchShare"],
+      f["support.mixedBlockShare"],
+      f["support.scatteredShare"],
     ];
     expect(structure(ok.features)).toEqual([0, 0, 0]);
-    expect(structure(bad.features)).toEqual([1, 1, 1]);
-    expect(bad.coverage).toBeGreaterThan(ok.coverage + 0.2);
-    expect(bad.hallucination).toBeGreaterThan(ok.hallucination + 0.2);
+    // One extra switch, one of two side blocks mixed, one perspective scattered -- as shares.
+    for (const x of structure(bad.features)) expect(x).toBeGreaterThan(0);
+    // Perspective confusion is an ambiguous kind: the structure features see it, but the shipped combiner
+    // does not weigh them (topic-grouped cross-validation on the tune part found no gain; docs/results.md).
   });
 });
 
@@ -168,17 +169,20 @@ describe("support detector contract", () => {
     fc.assert(
       fc.property(fc.string({ minLength: 1, maxLength: 200 }), (text) => {
         if (text.trim().length === 0) return;
-        if (contentTerms(text).length === 0) {
-          // No content word (punctuation, symbols or stop words only): refused, never scored as clean.
+        if (!/[\p{L}\p{M}\p{N}]/u.test(text)) {
+          // No word at all (punctuation, symbols): refused, never scored as clean.
           expect(() => supportResponse(input, text)).toThrow(expect.objectContaining({ code: "NOTHING_TO_SCORE" }));
           return;
         }
         const r = supportResponse(input, text);
-        for (const x of [r.hallucination, r.coverage, ...Object.values(r.features)])
+        for (const x of [r.hallucination, r.coverage, ...Object.values(r.features)]) {
           expect(Number.isFinite(x)).toBe(true);
-        expect(r.hallucination).toBeGreaterThanOrEqual(0);
-        expect(r.coverage).toBeLessThanOrEqual(1);
-        expect(supportFeatures(r.sentences, r.arguments, 2)).toEqual(r.features);
+          expect(x).toBeGreaterThanOrEqual(0);
+          expect(x).toBeLessThanOrEqual(1);
+        }
+        if (contentTerms(text).length === 0) expect(r.features["support.imprecision"]).toBe(0); // states nothing
+        const context = { kind: r.kind, exactPrecision: 1 - (r.features["support.exactImprecision"] as number) };
+        expect(supportFeatures(r.sentences, r.arguments, 2, context)).toEqual(r.features);
       }),
       { numRuns: 40 },
     );

@@ -32,6 +32,7 @@ import {
   type CheckInput,
   ContextTooLongError,
   type ErrorScores,
+  flagEvidence,
   generatorPromptLayout,
   InvalidScoreError,
   InvalidValueError,
@@ -803,7 +804,7 @@ export class SalienceDetector {
     const alphas = r.words.arguments.map((w) => w.contribution);
     const betas = r.words.response.map((w) => w.attribution);
     const stat = (xs: number[], f: (a: number[]) => number) => (xs.length === 0 ? 0 : f(xs));
-    return {
+    return flagEvidence({
       hallucination: r.hallucination,
       coverage: r.coverage,
       uncoveredArguments: rankUncoveredArguments(r.perspectives, (a) => 1 - a.contribution),
@@ -828,7 +829,7 @@ export class SalienceDetector {
           score: w.coverage,
         })),
       },
-    };
+    });
   }
 
   /**

@@ -29,7 +29,14 @@ import {
   scoreOnQueue,
 } from "@npov/queue";
 import type { Command } from "commander";
-import { addDetectorOptions, cliDetectors, finishDetectors, METHOD_NAMES, specFromOptions } from "../detectors.js";
+import {
+  addDetectorOptions,
+  cliDetectors,
+  DEFAULT_METHOD,
+  finishDetectors,
+  METHOD_NAMES,
+  specFromOptions,
+} from "../detectors.js";
 import { progressBar } from "../progress.js";
 import { integerOption, out, parseList, UsageError, warn } from "../util.js";
 
@@ -197,7 +204,11 @@ export function registerCheckBatch(program: Command): void {
           "--out <file>",
           "scores, JSON Lines: {index, line, id?, scores: {method: {...}}} or {..., error}",
         )
-        .option("--methods <list>", `comma-separated detectors: ${METHOD_NAMES.join(", ")}`, "rouge"),
+        .option(
+          "--methods <list>",
+          `comma-separated detectors: ${METHOD_NAMES.join(", ")} (default: ${DEFAULT_METHOD})`,
+          DEFAULT_METHOD,
+        ),
     ),
   )
     .option("--words", "also keep word-level scores and detector features (large)")

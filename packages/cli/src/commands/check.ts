@@ -1,6 +1,13 @@
-import { type ErrorScores, NpovError } from "@npov/core";
+import { type ErrorScores, EVIDENCE_FLAG_THRESHOLD, NpovError } from "@npov/core";
 import type { Command } from "commander";
-import { addDetectorOptions, cliDetectors, finishDetectors, METHOD_NAMES, specFromOptions } from "../detectors.js";
+import {
+  addDetectorOptions,
+  cliDetectors,
+  DEFAULT_METHOD,
+  finishDetectors,
+  METHOD_NAMES,
+  specFromOptions,
+} from "../detectors.js";
 import { errorLine } from "../error-line.js";
 import { EXIT_CODES } from "../unexpected.js";
 import { out, outJson, parseList, readExample } from "../util.js";
@@ -8,16 +15,35 @@ import { out, outJson, parseList, readExample } from "../util.js";
 /** How many evidence items the text output lists per method. */
 const SHOWN = 3;
 
-/** The text lines of one method's result: scores, the least-covered arguments, the least-supported spans. */
+/** The header of the text output: one direction for every number that follows, and what "flagged" means. */
+export const SCORES_HEADER = `scores in [0, 1], higher = more likely an error; evidence is flagged at >= ${EVIDENCE_FLAG_THRESHOLD}`;
+
+/**
+ * The text lines of one method's result: its scores, then the flagged evidence -- uncovered arguments and
+ * unsupported spans, worst first -- or, when nothing is flagged, the closest item, said as such.
+ */
 export function formatScores(method: string, r: ErrorScores): string[] {
   const lines = [`${method}  hallucination ${r.hallucination.toFixed(3)}  coverage ${r.coverage.toFixed(3)}`];
-  for (const a of (r.uncoveredArguments ?? []).slice(0, SHOWN))
-    lines.push(`  uncovered ${a.score.toFixed(2)}  ${a.text}`);
-  const spans = (r.unsupportedSpans ?? []).filter((s) => s.score > 0).slice(0, SHOWN * 3);
-  if (r.unsupportedSpans !== undefined)
-    lines.push(
-      `  least supported: ${spans.map((s) => `${s.text} (${s.score.toFixed(2)})`).join(", ") || "(none: every word is supported)"}`,
-    );
+  const list = <T extends { score: number; flagged?: boolean }>(
+    what: string,
+    items: readonly T[] | undefined,
+    text: (x: T) => string,
+  ) => {
+    if (items === undefined) return;
+    const flagged = items.filter((x) => x.flagged ?? x.score >= EVIDENCE_FLAG_THRESHOLD);
+    if (flagged.length > 0)
+      for (const x of flagged.slice(0, SHOWN)) lines.push(`  ${what} (flagged, ${x.score.toFixed(2)}): ${text(x)}`);
+    else {
+      const closest = items[0];
+      lines.push(
+        `  ${what}: none flagged${closest === undefined ? "" : `; closest ${closest.score.toFixed(2)}: ${text(closest)}`}`,
+      );
+    }
+    if (flagged.length > SHOWN)
+      lines.push(`  ... and ${flagged.length - SHOWN} more ${what} flagged (--json lists all)`);
+  };
+  list("uncovered", r.uncoveredArguments, (a) => a.text);
+  list("unsupported", r.unsupportedSpans, (s) => s.text);
   return lines;
 }
 
@@ -26,8 +52,15 @@ export function registerCheck(program: Command): void {
     program
       .command("check")
       .description("score one example {input, response} for hallucination and coverage errors")
-      .requiredOption("--input <file>", 'JSON file {"input": {...}, "response": "..."}')
-      .option("--methods <list>", `comma-separated detectors: ${METHOD_NAMES.join(", ")}`, "rouge"),
+      .requiredOption(
+        "--input <file>",
+        'JSON file {"input": {...}, "response": "..."}; input is {topic, query, perspectives} or {query?, sources: [{text}]}',
+      )
+      .option(
+        "--methods <list>",
+        `comma-separated detectors: ${METHOD_NAMES.join(", ")} (default: ${DEFAULT_METHOD}, npov's recommended detector)`,
+        DEFAULT_METHOD,
+      ),
   )
     .option(
       "--json",
@@ -57,7 +90,8 @@ export function registerCheck(program: Command): void {
       }
       if (Object.keys(result).length > 0) {
         if (opts.json) outJson(result);
-        else for (const [method, r] of Object.entries(result)) out(formatScores(method, r).join("\n"));
+        else
+          out([SCORES_HEADER, ...Object.entries(result).flatMap(([method, r]) => formatScores(method, r))].join("\n"));
       }
       for (const line of failures) process.stderr.write(line);
       if (failures.length > 0) process.exitCode = EXIT_CODES.usage;

@@ -3,7 +3,7 @@ import { aucTableNotes, type EvaluationResult, formatAgreement, formatResultTabl
 import { evaluateScored, evaluationFields } from "@npov/queue";
 import { SLICES } from "@npov/synth";
 import type { Command } from "commander";
-import { addDetectorOptions, METHOD_NAMES, modelsOfRun } from "../detectors.js";
+import { addDetectorOptions, DEFAULT_METHOD, METHOD_NAMES, modelsOfRun } from "../detectors.js";
 import { integerOption, MAX_RESAMPLES, out, outJson, parseList, readDataset, SEED_RANGE } from "../util.js";
 import { addQueueOptions, scoreWithOptions, warnAboutFailures } from "./check-batch.js";
 
@@ -26,7 +26,11 @@ export function registerEval(program: Command): void {
         .command("eval")
         .description("ROC AUC of detectors on a dataset, per slice and error type (a table like the paper's Table 1)")
         .requiredOption("--data <file>", "dataset: JSON Lines from npov synth (a JSON array of examples also works)")
-        .option("--methods <list>", `comma-separated detectors: ${METHOD_NAMES.join(", ")}`, "rouge"),
+        .option(
+          "--methods <list>",
+          `comma-separated detectors: ${METHOD_NAMES.join(", ")} (default: ${DEFAULT_METHOD})`,
+          DEFAULT_METHOD,
+        ),
     ),
   )
     .option(
