@@ -13,6 +13,7 @@ import {
   jsonDepth,
   MAX_JSON_DEPTH,
   readTextFile,
+  refuseOutputOverInput,
   writeFileAtomic,
 } from "@npov/core";
 import {
@@ -29,7 +30,14 @@ import {
   scoreOnQueue,
 } from "@npov/queue";
 import type { Command } from "commander";
-import { addDetectorOptions, cliDetectors, finishDetectors, METHOD_NAMES, specFromOptions } from "../detectors.js";
+import {
+  addDetectorOptions,
+  cliDetectors,
+  detectorInputPaths,
+  finishDetectors,
+  METHOD_NAMES,
+  specFromOptions,
+} from "../detectors.js";
 import { progressBar } from "../progress.js";
 import { integerOption, out, parseList, UsageError, warn } from "../util.js";
 
@@ -207,6 +215,10 @@ export function registerCheckBatch(program: Command): void {
           Record<string, unknown>,
       ) => {
         const methods = [...new Set(parseList(opts.methods, METHOD_NAMES, "--methods"))];
+        refuseOutputOverInput(
+          [{ flag: "--out", path: opts.out }],
+          [{ flag: "--data", path: opts.data }, ...detectorInputPaths(opts)],
+        );
         checkOutputPath(opts.out);
         const records = readRecords(opts.data);
         if (records.length === 0) throw new UsageError(`${opts.data} holds no examples.`);

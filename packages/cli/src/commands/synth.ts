@@ -1,7 +1,16 @@
-import { checkOutputPath, openKnowledgeBase, parseSplit, writeExamples } from "@npov/core";
+import { checkOutputPath, openKnowledgeBase, parseSplit, refuseOutputOverInput, writeExamples } from "@npov/core";
 import { buildDataset, SLICES, type SliceSummary, summarizeDataset } from "@npov/synth";
 import type { Command } from "commander";
-import { integerOption, MAX_PER_TOPIC, out, outJson, parseList, SEED_RANGE, table } from "../util.js";
+import {
+  integerOption,
+  knowledgeBasePaths,
+  MAX_PER_TOPIC,
+  out,
+  outJson,
+  parseList,
+  SEED_RANGE,
+  table,
+} from "../util.js";
 
 /** Table 7 style text table of a dataset summary. */
 export function summaryTable(rows: readonly SliceSummary[]): string {
@@ -50,6 +59,7 @@ export function registerSynth(program: Command): void {
       }) => {
         const split = parseSplit(opts.split);
         const slices = parseList(opts.slices, SLICES, "--slices");
+        refuseOutputOverInput([{ flag: "--out", path: opts.out }], knowledgeBasePaths(opts.kb));
         checkOutputPath(opts.out);
         const examples = buildDataset(openKnowledgeBase(opts.kb), {
           split,
