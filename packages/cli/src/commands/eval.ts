@@ -4,16 +4,7 @@ import { evaluateScored, evaluationFields } from "@npov/queue";
 import { SLICES } from "@npov/synth";
 import type { Command } from "commander";
 import { addDetectorOptions, detectorInputPaths, METHOD_NAMES } from "../detectors.js";
-import {
-  integerOption,
-  MAX_RESAMPLES,
-  out,
-  outJson,
-  parseList,
-  readDataset,
-  SEED_RANGE,
-  UsageError,
-} from "../util.js";
+import { integerOption, MAX_RESAMPLES, out, outJson, parseList, readDataset, SEED_RANGE, UsageError } from "../util.js";
 import { addQueueOptions, scoreWithOptions, warnAboutFailures } from "./check-batch.js";
 
 /**
