@@ -3,6 +3,7 @@
  * and evaluation can combine detectors without the detector packages depending on each other.
  */
 import type { NpovInput } from "./types.js";
+import { requireArray, requireFunction, requireRecord } from "./values.js";
 
 /** A given argument the detector considers (partly) uncovered. */
 export interface UncoveredArgument {
@@ -30,6 +31,10 @@ export function rankUncoveredArguments<A extends { text: string }>(
   perspectives: ReadonlyArray<{ arguments: ReadonlyArray<A> }>,
   score: (argument: A) => number,
 ): UncoveredArgument[] {
+  requireArray(perspectives, "perspectives", "an array of perspectives {arguments}").forEach((p, k) => {
+    requireArray(requireRecord(p, `perspectives[${k}]`).arguments, `perspectives[${k}].arguments`);
+  });
+  requireFunction(score, "score", "a function (argument) => number");
   return perspectives
     .flatMap((p, k) => p.arguments.map((a, j) => ({ perspective: k, argument: j, text: a.text, score: score(a) })))
     .sort((a, b) => b.score - a.score);
