@@ -76,6 +76,17 @@ function mdCell(text: string): string {
   return text.replace(/\|/g, "\\|").replace(/\n/g, " ").replace(/`/g, "'");
 }
 
+/**
+ * The guard's evidence step before and after it stopped being quadratic: the CLI figures the issue
+ * reported (2 cores), and `node bench/guard-evidence.bench.mjs 1 2 4` (library: detector plus guard check)
+ * run on this machine before and after the change, load average 4-7.
+ */
+const GUARD_FIGURES = [
+  { cli: 13, library: 6.1, after: 1.5 },
+  { cli: 34, library: 18.9, after: 1.1 },
+  { cli: 162, library: 77.5, after: 1.7 },
+];
+
 function renderDoc(results: CaseResult[], load: LoadFigures | undefined, seconds: number, load1: number): string {
   const failures = results.filter((r) => r.got !== undefined);
   const lines: string[] = [];
@@ -156,6 +167,31 @@ function renderDoc(results: CaseResult[], load: LoadFigures | undefined, seconds
       `Server RSS: ${load.rssBefore} MiB before the load, ${load.rssAfter} MiB after it (${load.rssSettled} MiB after 5 s idle).` +
         ` /health answered during the load in ${load.healthMs.toFixed(0)} ms.`,
     );
+    lines.push("");
+  }
+  const guardRuns = [1, 2, 4].map((mb) =>
+    results.find((r) => r.case.name === `guard (rouge, flagged) --exit-code: a ${mb} MB response`),
+  );
+  if (guardRuns.every((r) => r !== undefined)) {
+    lines.push("## Guard evidence on large responses");
+    lines.push("");
+    lines.push(
+      "The guard ranks a flagged response's sentences by their unsupported words. That step scanned every word for",
+      "each sentence (quadratic); it is now one pass over the words sorted by start (n log n, the same scores to the",
+      "last bit). `npov guard` with a rouge guard that flags everything (thresholds 0), wall time of the whole command:",
+      "before, as the issue measured it and as `bench/guard-evidence.bench.mjs` (the library call alone) measured it",
+      "on this machine before the change; after, from this run's cases and the same benchmark after the change.",
+    );
+    lines.push("");
+    lines.push("| response | before: CLI (issue) | before: library | after: CLI (this run) | after: library |");
+    lines.push("| --- | --- | --- | --- | --- |");
+    [1, 2, 4].forEach((mb, k) => {
+      const r = guardRuns[k] as CaseResult;
+      const figures = GUARD_FIGURES[k] as { cli: number; library: number; after: number };
+      lines.push(
+        `| ${mb} MB | ${figures.cli} s | ${figures.library} s | ${(r.ms / 1000).toFixed(1)} s${r.got === undefined ? "" : " (failed)"} | ${figures.after} s |`,
+      );
+    });
     lines.push("");
   }
   lines.push("## Failing cases");
