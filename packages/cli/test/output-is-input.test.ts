@@ -5,6 +5,7 @@
  * unchanged. Model folders are written to a temporary sibling and swapped in, so a failed run leaves the old
  * model whole. Runs the CLI's `main` in this process (the refusals come before any model loads).
  */
+import { spawn } from "node:child_process";
 import {
   cpSync,
   linkSync,
@@ -18,9 +19,28 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { main } from "@npov/cli";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { npov, REPO } from "./helpers.js";
+import { REPO } from "./helpers.js";
+
+const BIN = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
+
+/** Run the built binary without blocking this test process (a long synchronous spawn stalls vitest's worker). */
+function npov(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => {
+      stdout += d;
+    });
+    child.stderr.on("data", (d) => {
+      stderr += d;
+    });
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
+  });
+}
 
 const root = mkdtempSync(join(tmpdir(), "npov-output-is-input-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -123,7 +143,7 @@ describe("data loss: an output over an input is refused and the input keeps its 
       "OUTPUT_CONFLICT",
     );
     // The database is still whole: its user and its examples are there.
-    const progress = npov("annotate", "progress", "--db", db, "--json");
+    const progress = await npov("annotate", "progress", "--db", db, "--json");
     expect(progress.status).toBe(0);
     expect(JSON.parse(progress.stdout).overall.examples).toBe(1);
   });
@@ -234,7 +254,7 @@ describe("outputs that are not inputs still work", () => {
     mkdirSync(model);
     writeFileSync(join(model, "card.json"), "card");
     writeFileSync(join(model, "combiner.json"), "old");
-    const r = npov("train-support", "--out", model, "--kb", "fixtures", "--cv-folds", "0");
+    const r = await npov("train-support", "--out", model, "--kb", "fixtures", "--cv-folds", "0");
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
     expect(readdirSync(model).sort()).toEqual(["README.md", "card.json", "combiner.json", "specificity.json"]);
