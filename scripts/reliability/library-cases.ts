@@ -8,7 +8,14 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { inspectModel, loadModel } from "@npov/autograd";
-import { createDetector, createGuard, loadGuard, loadGuardConfig, loadStacked } from "@npov/classifier";
+import {
+  createDetector,
+  createGuard,
+  fitLogistic as fitStacked,
+  loadGuard,
+  loadGuardConfig,
+  loadStacked,
+} from "@npov/classifier";
 import {
   contentTerms,
   type ErrorDetector,
@@ -18,7 +25,9 @@ import {
   NpovError,
   type NpovInput,
   openKnowledgeBase,
+  parseExamplesJsonl,
   parseGeneratorOutput,
+  rankUncoveredArguments,
   readExamples,
   readJsonFile,
   readTextFile,
@@ -28,6 +37,7 @@ import {
   splitSentences,
   validateInput,
   validateResponse,
+  writeExamples,
   writeFileAtomic,
 } from "@npov/core";
 import {
@@ -39,7 +49,9 @@ import {
   krippendorffAlpha,
   metricsAt,
   rocCurve,
+  rocPointsJson,
 } from "@npov/eval";
+import { parseChatReply } from "@npov/generate";
 import {
   alignResponse,
   loadWordVectors,
@@ -738,7 +750,59 @@ export function libraryCaseTable(): LibraryCase[] {
       }
     },
   });
+  issue33Cases(add);
   return cases;
+}
+
+/** This round's library cases: option errors a catch swallowed, and null where a TypeError came out. */
+function issue33Cases(add: (c: LibraryCase) => void): void {
+  for (const resamples of [-1, 1.5, "x", Number.NaN])
+    add({
+      name: `evaluate(dataset, [rouge], {bootstrap: {resamples: ${show(resamples)}}})`,
+      expected: "throws NpovError [INVALID_VALUE] (it returned results without intervals)",
+      area: "B",
+      body: async (ctx) =>
+        throwsCode(
+          () =>
+            evaluate(
+              [
+                { ...ctx.example, labels: { hallucination: true, coverage: false } },
+                { ...ctx.example, labels: { hallucination: false, coverage: true } },
+              ] as never,
+              [rougeErrorDetector()],
+              { bootstrap: { resamples } as never },
+            ),
+          ["INVALID_VALUE"],
+        ),
+    });
+  add({
+    name: "rocPointsJson(rocCurve(...)) through JSON",
+    expected: 'the first threshold is "Infinity" (JSON.stringify wrote null)',
+    area: "B",
+    body: async () => {
+      const json = JSON.parse(JSON.stringify(rocPointsJson(rocCurve([0.2, 0.8], [false, true]))));
+      return json[0]?.threshold === "Infinity" ? undefined : `first threshold ${show(json[0]?.threshold)}`;
+    },
+  });
+  const nulls: Array<[string, () => unknown, string[]]> = [
+    ["parseExamplesJsonl(null, file)", () => parseExamplesJsonl(null as never, "d.jsonl"), ["NOT_TEXT"]],
+    [
+      "writeExamples(file, null)",
+      () => writeExamples("/tmp/npov-reliability-never-written.jsonl", null as never),
+      ["INVALID_VALUE"],
+    ],
+    ["rankUncoveredArguments(null, score)", () => rankUncoveredArguments(null as never, () => 1), ["INVALID_VALUE"]],
+    ["fitLogistic (stacked)([[NaN]], [true], [f])", () => fitStacked([[Number.NaN]], [true], ["f"]), ["INVALID_VALUE"]],
+    ["fitLogistic (stacked)(null, [true], [f])", () => fitStacked(null as never, [true], ["f"]), ["INVALID_VALUE"]],
+    ["parseChatReply(null)", () => parseChatReply(null as never), ["NOT_TEXT"]],
+  ];
+  for (const [name, call, codes] of nulls)
+    add({
+      name,
+      expected: `throws NpovError [${codes.join(" | ")}] (it threw a TypeError)`,
+      area: "B",
+      body: async () => throwsCode(call, codes),
+    });
 }
 
 function guardFailsClosed(add: (c: LibraryCase) => void): void {

@@ -139,3 +139,30 @@ export class DatabaseNotFoundError extends AnnotateError {
     );
   }
 }
+
+/**
+ * Another process held the database's write lock for longer than the busy timeout (an import while
+ * `npov annotate serve` writes, two imports at once). Nothing was changed; try again.
+ */
+export class DatabaseBusyError extends AnnotateError {
+  constructor(file: string, waitedMs: number, cause?: unknown) {
+    super(
+      "DATABASE_BUSY",
+      503,
+      `${file}: another process kept the database locked for more than ${waitedMs} ms (e.g. a running npov annotate serve or import on the same file); nothing was changed: try again when it is done.`,
+      { cause },
+    );
+  }
+}
+
+/** The database file, its folder or its file system is read-only, so nothing can be saved in it. */
+export class DatabaseReadOnlyError extends AnnotateError {
+  constructor(file: string, cause?: unknown) {
+    super(
+      "DATABASE_READ_ONLY",
+      503,
+      `${file}: the database is read-only (the file, its folder or its file system does not allow writing; SQLite also needs to create ${file}-wal and ${file}-shm beside it): make it writable, or copy it somewhere writable.`,
+      { cause },
+    );
+  }
+}

@@ -15,10 +15,12 @@ export * from "./errors.js";
 export * from "./server.js";
 export {
   checkSqliteDriver,
+  DEFAULT_BUSY_TIMEOUT_MS,
   nodeRangeAdmits,
   type OpenDatabaseOptions,
   openDatabase,
   SCHEMA_VERSION,
   type SqliteDatabase,
+  sqliteError,
 } from "./sqlite.js";
 export * from "./store.js";

@@ -4,10 +4,17 @@
  * readers never block the writer, a busy timeout so a second process (the export command while the
  * server runs) waits instead of failing, and the schema.
  */
-import { existsSync } from "node:fs";
+import { accessSync, constants, existsSync } from "node:fs";
 import { createRequire } from "node:module";
+import { dirname } from "node:path";
 import type Database from "better-sqlite3";
-import { DatabaseFormatError, DatabaseNotFoundError, SqliteDriverError } from "./errors.js";
+import {
+  DatabaseBusyError,
+  DatabaseFormatError,
+  DatabaseNotFoundError,
+  DatabaseReadOnlyError,
+  SqliteDriverError,
+} from "./errors.js";
 
 /** A better-sqlite3 connection. */
 export type SqliteDatabase = Database.Database;
@@ -98,6 +105,45 @@ export function checkSqliteDriver(): typeof Database {
 export interface OpenDatabaseOptions {
   /** Create the file when it does not exist (default true); false: DatabaseNotFoundError instead. */
   create?: boolean;
+  /**
+   * Longest wait for another process's lock before a statement fails with DATABASE_BUSY (default
+   * {@link DEFAULT_BUSY_TIMEOUT_MS}).
+   */
+  busyTimeoutMs?: number;
+}
+
+/** Default busy timeout: a write waits this long for another process's lock (5 s). */
+export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+
+/** Whether `path` (a file or folder that exists) cannot be written by this process. */
+function notWritable(path: string): boolean {
+  try {
+    accessSync(path, constants.W_OK);
+    return false;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === "EROFS" || code === "EACCES" || code === "EPERM";
+  }
+}
+
+/**
+ * The typed error for an SQLite failure on `file`: a lock held too long (SQLITE_BUSY, SQLITE_LOCKED) is
+ * DATABASE_BUSY, a read-only file or file system DATABASE_READ_ONLY; anything else is returned unchanged.
+ */
+export function sqliteError(file: string, error: unknown, busyTimeoutMs = DEFAULT_BUSY_TIMEOUT_MS): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== "string") return error;
+  if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"))
+    return new DatabaseBusyError(file, busyTimeoutMs, error);
+  if (code.startsWith("SQLITE_READONLY")) return new DatabaseReadOnlyError(file, error);
+  // SQLite cannot open (or create the journal of) a database in a folder it may not write.
+  if (
+    (code.startsWith("SQLITE_CANTOPEN") || code === "SQLITE_IOERR_WRITE") &&
+    file !== ":memory:" &&
+    ((existsSync(file) && notWritable(file)) || notWritable(dirname(file)))
+  )
+    return new DatabaseReadOnlyError(file, error);
+  return error;
 }
 
 /**
@@ -109,15 +155,20 @@ export interface OpenDatabaseOptions {
 export function openDatabase(file: string, options: OpenDatabaseOptions = {}): SqliteDatabase {
   const Driver = checkSqliteDriver();
   const create = options.create ?? true;
+  const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
+  if (!Number.isInteger(busyTimeoutMs) || busyTimeoutMs < 0 || busyTimeoutMs > 2_147_483_647)
+    throw new DatabaseFormatError(file, `busyTimeoutMs must be a whole number of milliseconds, got ${busyTimeoutMs}`);
   if (!create && file !== ":memory:" && !existsSync(file)) throw new DatabaseNotFoundError(file);
   let db: SqliteDatabase;
   try {
-    db = new Driver(file, { fileMustExist: !create });
+    db = new Driver(file, { fileMustExist: !create, timeout: busyTimeoutMs });
   } catch (cause) {
+    const typed = sqliteError(file, cause, busyTimeoutMs);
+    if (typed !== cause) throw typed;
     throw new DatabaseFormatError(file, `cannot open the database (${(cause as Error).message})`);
   }
   try {
-    db.pragma("busy_timeout = 5000");
+    db.pragma(`busy_timeout = ${busyTimeoutMs}`);
     // Nothing is written until the file is known to be empty or npov's own.
     const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>)
       .map((t) => t.name)
@@ -147,6 +198,9 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): S
   } catch (cause) {
     db.close();
     if (cause instanceof DatabaseFormatError) throw cause;
+    // A lock held elsewhere or a read-only file is not a sign of another application's file.
+    const typed = sqliteError(file, cause, busyTimeoutMs);
+    if (typed !== cause) throw typed;
     throw new DatabaseFormatError(file, `not an npov annotation database (${(cause as Error).message})`);
   }
   return db;

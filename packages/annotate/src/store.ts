@@ -29,7 +29,13 @@ import {
   NotAssignedError,
   UnauthorizedError,
 } from "./errors.js";
-import { type OpenDatabaseOptions, openDatabase, type SqliteDatabase } from "./sqlite.js";
+import {
+  DEFAULT_BUSY_TIMEOUT_MS,
+  type OpenDatabaseOptions,
+  openDatabase,
+  type SqliteDatabase,
+  sqliteError,
+} from "./sqlite.js";
 
 /** Who may do what: annotators annotate, admins watch progress and export. */
 export type Role = "annotator" | "admin";
@@ -190,11 +196,17 @@ function exampleKey(example: NpovExample): string {
  */
 export class AnnotationStore {
   readonly db: SqliteDatabase;
+  /** The database file (as given to {@link AnnotationStore.open}). */
+  readonly file: string;
+  /** How long a write waits for another process's lock before DATABASE_BUSY. */
+  readonly busyTimeoutMs: number;
   private readonly layouts = new Map<number, ResponseLayout>();
   private readonly examples = new Map<number, StoredExample>();
 
-  private constructor(db: SqliteDatabase) {
+  private constructor(db: SqliteDatabase, file: string, busyTimeoutMs: number) {
     this.db = db;
+    this.file = file;
+    this.busyTimeoutMs = busyTimeoutMs;
   }
 
   /**
@@ -203,7 +215,7 @@ export class AnnotationStore {
    * mistyped path does not produce an empty database).
    */
   static open(file: string, options: OpenDatabaseOptions = {}): AnnotationStore {
-    return new AnnotationStore(openDatabase(file, options));
+    return new AnnotationStore(openDatabase(file, options), file, options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS);
   }
 
   /** Close the database. */
@@ -591,4 +603,24 @@ export class AnnotationStore {
       drafts: n("SELECT COUNT(*) AS n FROM assignments WHERE draft IS NOT NULL"),
     };
   }
+}
+
+// Every method of the store reaches SQLite, where another process's lock (held past the busy timeout) or a
+// read-only file fails a statement: those failures become DATABASE_BUSY and DATABASE_READ_ONLY, whichever
+// method met them, instead of SQLite's own errors ("database is locked").
+for (const name of Object.getOwnPropertyNames(AnnotationStore.prototype)) {
+  if (name === "constructor") continue;
+  const descriptor = Object.getOwnPropertyDescriptor(AnnotationStore.prototype, name);
+  const method = descriptor?.value as unknown;
+  if (typeof method !== "function") continue;
+  Object.defineProperty(AnnotationStore.prototype, name, {
+    ...descriptor,
+    value(this: AnnotationStore, ...args: unknown[]) {
+      try {
+        return (method as (...a: unknown[]) => unknown).apply(this, args);
+      } catch (error) {
+        throw sqliteError(this.file, error, this.busyTimeoutMs);
+      }
+    },
+  });
 }

@@ -16,6 +16,7 @@ import {
   type Role,
   readAgreementReport,
   scoreCalibration,
+  sqliteError,
 } from "@npov/annotate";
 import { NpovError, type NpovExample } from "@npov/core";
 import fc from "fast-check";
@@ -427,6 +428,51 @@ describe("bad files and bad examples", () => {
     writeFileSync(empty, "");
     AnnotationStore.open(empty).close();
     AnnotationStore.open(empty, { create: false }).close();
+  });
+
+  it("waits a bounded time for another process's lock, then DATABASE_BUSY with nothing changed", () => {
+    const file = join(dir, "busy.sqlite");
+    const first = AnnotationStore.open(file);
+    first.importExamples([UNIFORMS]);
+    first.close();
+    // Another connection (as another process would) holds the write lock.
+    const holder = new (checkSqliteDriver())(file);
+    holder.exec("BEGIN IMMEDIATE");
+    try {
+      const started = Date.now();
+      const waiting = AnnotationStore.open(file, { busyTimeoutMs: 200 });
+      try {
+        expect(() => waiting.importExamples([ZOOS])).toThrow(
+          expect.objectContaining({ code: "DATABASE_BUSY", status: 503, message: expect.stringContaining("200 ms") }),
+        );
+        expect(() => waiting.addUser("late", "annotator")).toThrow(expect.objectContaining({ code: "DATABASE_BUSY" }));
+        expect(Date.now() - started).toBeGreaterThanOrEqual(200);
+        expect(Date.now() - started).toBeLessThan(3000);
+      } finally {
+        waiting.close();
+      }
+    } finally {
+      holder.exec("ROLLBACK");
+      holder.close();
+    }
+    const after = AnnotationStore.open(file, { create: false });
+    expect(after.progress().overall.examples).toBe(1);
+    expect(after.users()).toEqual([]);
+    after.close();
+    expect(code(() => AnnotationStore.open(file, { busyTimeoutMs: -1 }))).toBe("INVALID_DATABASE");
+  });
+
+  it("names SQLite's lock and read-only failures, and leaves its other errors alone", () => {
+    const sqlite = (c: string) => Object.assign(new Error(c), { code: c });
+    expect(sqliteError("a.sqlite", sqlite("SQLITE_BUSY"))).toMatchObject({ code: "DATABASE_BUSY" });
+    expect(sqliteError("a.sqlite", sqlite("SQLITE_LOCKED_SHAREDCACHE"))).toMatchObject({ code: "DATABASE_BUSY" });
+    expect(sqliteError("a.sqlite", sqlite("SQLITE_READONLY_DBMOVED"))).toMatchObject({
+      code: "DATABASE_READ_ONLY",
+      message: expect.stringContaining("read-only"),
+    });
+    const other = sqlite("SQLITE_CORRUPT");
+    expect(sqliteError("a.sqlite", other)).toBe(other);
+    expect(sqliteError("a.sqlite", "text")).toBe("text");
   });
 
   it("reads an agreement report, and refuses one npov eval could not show", () => {

@@ -289,18 +289,33 @@ function checkThreshold(name: string, v: unknown): number {
   return v;
 }
 
-/** Sentences of the response ranked by the share of their unsupported words (only sentences with some). */
+/**
+ * Sentences of the response ranked by the share of their unsupported words (only sentences with some).
+ * Sentences come in text order without overlapping, so one pass over the words sorted by start finds each
+ * sentence's words: n log n in all (scanning every word for each sentence took minutes on a 4 MB response).
+ */
 function unsupportedSentences(response: string, words: UnsupportedSpan[]): UnsupportedSpan[] {
+  // Word positions in `words`, ordered by where the word starts.
+  const byStart = words
+    .map((_, k) => k)
+    .sort((a, b) => (words[a] as UnsupportedSpan).start - (words[b] as UnsupportedSpan).start);
+  let next = 0;
   return splitSentences(response)
     .map((s) => {
-      const inside = words.filter((w) => w.start >= s.start && w.end <= s.end);
+      // Words starting before this sentence lie in an earlier one (or between two): never inside a later one.
+      while (next < byStart.length && (words[byStart[next] as number] as UnsupportedSpan).start < s.start) next++;
+      const inside: number[] = [];
+      for (let k = next; k < byStart.length; k++) {
+        const w = words[byStart[k] as number] as UnsupportedSpan;
+        if (w.start > s.end) break;
+        if (w.end <= s.end) inside.push(byStart[k] as number);
+      }
+      // Summed in the given order, so the score is the same number to the last bit.
+      inside.sort((a, b) => a - b);
+      let sum = 0;
+      for (const k of inside) sum += (words[k] as UnsupportedSpan).score;
       const total = s.text.split(/\s+/).filter((t) => /[\p{L}\p{N}]/u.test(t)).length || 1;
-      return {
-        text: s.text,
-        start: s.start,
-        end: s.end,
-        score: Math.min(1, inside.reduce((a, w) => a + w.score, 0) / total),
-      };
+      return { text: s.text, start: s.start, end: s.end, score: Math.min(1, sum / total) };
     })
     .filter((s) => s.score > 0)
     .sort((a, b) => b.score - a.score || a.start - b.start);

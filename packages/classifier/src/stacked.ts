@@ -6,6 +6,7 @@
 import {
   type CheckInput,
   checkLogisticModel,
+  describe,
   type ErrorDetector,
   type ErrorScores,
   FileFormatError,
@@ -13,8 +14,12 @@ import {
   InvalidValueError,
   type LogisticModel,
   logisticProbability,
+  NotTextError,
   type NpovExample,
   readTextFile,
+  requireArray,
+  requireNumber,
+  requireRecord,
   sigmoid,
   writeFileAtomic,
 } from "@npov/core";
@@ -39,6 +44,26 @@ export function fitLogistic(
   features: string[],
   options: { l2?: number; iterations?: number; lr?: number } = {},
 ): LogisticModel {
+  requireArray(features, "features", "an array of feature names").forEach((f, j) => {
+    if (typeof f !== "string") throw new NotTextError(`features[${j}]`, f);
+  });
+  requireArray(rows, "rows", "an array of feature rows (arrays of numbers)").forEach((r, i) => {
+    const row = requireArray(r, `rows[${i}]`, "an array of numbers");
+    if (row.length !== features.length)
+      throw new InvalidValueError(`rows[${i}]`, `has ${row.length} values for ${features.length} features.`);
+    row.forEach((x, j) => {
+      requireNumber(x, `rows[${i}][${j}]`);
+    });
+  });
+  requireArray(labels, "labels", "an array of booleans").forEach((l, i) => {
+    if (typeof l !== "boolean")
+      throw new InvalidValueError(`labels[${i}]`, `must be true or false, got ${describe(l)}.`);
+  });
+  requireRecord(options, "options", "an object {l2?, iterations?, lr?}");
+  if (options.l2 !== undefined) requireNumber(options.l2, "options.l2", { min: 0 });
+  if (options.iterations !== undefined)
+    requireNumber(options.iterations, "options.iterations", { min: 1, max: 1_000_000, integer: true });
+  if (options.lr !== undefined) requireNumber(options.lr, "options.lr", { min: 0, above: true });
   if (rows.length !== labels.length || rows.length === 0)
     throw new InvalidValueError("rows", "need as many label as feature rows, at least one.");
   const n = rows.length;

@@ -16,7 +16,7 @@ import {
   tuneSoftPrompt,
   YesNoClassifier,
 } from "@npov/classifier";
-import type { ErrorDetector, NpovInput } from "@npov/core";
+import { type ErrorDetector, NpovError, type NpovInput } from "@npov/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const REPO = new URL("../../../", import.meta.url).pathname;
@@ -158,6 +158,25 @@ describe("stacked classifier", () => {
       path: "sources",
       message: expect.stringContaining("classifier.coverage"),
     });
+  });
+
+  it("fitLogistic refuses NaN, null, ragged rows and bad labels with INVALID_VALUE naming the place", () => {
+    const fit = (rows: unknown, labels: unknown = [true, false], features: unknown = ["x"]) => {
+      try {
+        fitLogistic(rows as never, labels as never, features as never);
+        return "fitted";
+      } catch (e) {
+        return e instanceof NpovError ? `${e.code} ${e.path}` : `not an NpovError: ${String(e)}`;
+      }
+    };
+    expect(fit([[Number.NaN]], [true])).toBe("INVALID_VALUE rows[0][0]");
+    expect(fit(null)).toBe("INVALID_VALUE rows");
+    expect(fit([[1, 2], [0]])).toBe("INVALID_VALUE rows[0]");
+    expect(fit([null, [0]])).toBe("INVALID_VALUE rows[0]");
+    expect(fit([[1], [0]], null)).toBe("INVALID_VALUE labels");
+    expect(fit([[1], [0]], [1, 0])).toBe("INVALID_VALUE labels[0]");
+    expect(fit([[1], [0]], [true, false], null)).toBe("INVALID_VALUE features");
+    expect(fit([[1], [0]])).toBe("fitted");
   });
 
   it("a model file with null weights, a missing bias or a zero std is INVALID_FILE listing each field", () => {

@@ -16,7 +16,7 @@ import {
   loadGuard,
   loadGuardConfig,
 } from "@npov/classifier";
-import type { ErrorDetector } from "@npov/core";
+import type { ErrorDetector, NamedPath } from "@npov/core";
 import type { SoftMatcher } from "@npov/rouge";
 import { SalienceDetector, type SalienceResult } from "@npov/salience";
 import type { Command } from "commander";
@@ -178,6 +178,21 @@ export function addDetectorOptions(command: Command): Command {
   addModelFileOptions(command);
   for (const group of METHOD_OPTIONS) group.add(command);
   return command;
+}
+
+/**
+ * The files and folders the detector options name (--model, --soft-prompt, --stacked, --prices,
+ * --cache-dir), for the check that no output of the command overwrites them.
+ */
+export function detectorInputPaths(opts: Record<string, unknown>): NamedPath[] {
+  const text = (k: string) => (typeof opts[k] === "string" ? (opts[k] as string) : undefined);
+  return [
+    { flag: "--model", path: text("model") },
+    { flag: "--soft-prompt", path: text("softPrompt") },
+    { flag: "--stacked", path: text("stacked") },
+    { flag: "--prices", path: text("prices") },
+    { flag: "--cache-dir", path: text("cacheDir") },
+  ];
 }
 
 /** The detector spec (minus the method) from parsed command options. */

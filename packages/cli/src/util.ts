@@ -2,13 +2,15 @@
 
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
-import type { CheckInput, NpovExample, NpovInput } from "@npov/core";
+import type { CheckInput, NamedPath, NpovExample, NpovInput } from "@npov/core";
 import {
   checkOutputPath,
+  defaultPerspectrumDir,
   ensureDirectory,
   FileFormatError,
   FileWriteError,
   fileWriteError,
+  fixturesKnowledgeBasePath,
   InvalidValueError,
   jsonDepth,
   MAX_JSON_DEPTH,
@@ -219,6 +221,22 @@ export function readExample(file: string): NpovExample<CheckInput> {
   if (value === null || typeof value !== "object" || !("response" in value))
     throw new InvalidValueError("example", `${file} must hold {"input": {...}, "response": "..."}.`);
   return validateExample(value);
+}
+
+/**
+ * The files or folders a --kb value reads ("fixtures", "perspectrum", or paths, comma-separated where the
+ * command takes a list), for the check that no output overwrites them.
+ */
+export function knowledgeBasePaths(value: string | undefined, flag = "--kb"): NamedPath[] {
+  if (value === undefined) return [];
+  return value
+    .split(",")
+    .map((k) => k.trim())
+    .filter((k) => k.length > 0)
+    .map((k) => ({
+      flag,
+      path: k === "fixtures" ? fixturesKnowledgeBasePath() : k === "perspectrum" ? defaultPerspectrumDir() : k,
+    }));
 }
 
 /** Parse a comma-separated list option against allowed values. */

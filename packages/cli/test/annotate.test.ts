@@ -4,8 +4,8 @@
  * refusing bad files, reading the agreement report -- is done through the library here and tested in
  * packages/annotate/test.
  */
-import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -258,5 +258,43 @@ describe("npov annotate", () => {
     expect(notFound.status).toBe(2);
     expect(notFound.stderr).toContain("[DATABASE_NOT_FOUND]");
     expect(existsSync(at("typo.sqlite"))).toBe(false);
+  });
+});
+
+describe("npov annotate on a database it cannot write", () => {
+  it("says read-only for a database on a read-only file system (it said 'not an npov annotation database')", () => {
+    const folder = at("ro");
+    const file = join(folder, "a.sqlite");
+    const store = AnnotationStore.open(join(dir, "made-here.sqlite"));
+    store.importExamples([EXAMPLE]);
+    store.close();
+    rmSync(folder, { recursive: true, force: true });
+    mkdirSync(folder);
+    writeFileSync(file, readFileSync(join(dir, "made-here.sqlite")));
+    // A private mount namespace makes the folder a read-only bind mount for the command alone.
+    const script = 'mount --bind "$1" "$1" && mount -o remount,ro,bind "$1" && shift && exec "$@"';
+    const r = spawnSync(
+      "unshare",
+      [
+        "-rm",
+        "sh",
+        "-c",
+        script,
+        "sh",
+        folder,
+        process.execPath,
+        BIN,
+        "annotate",
+        "import",
+        "--db",
+        file,
+        "--data",
+        at("tasks.jsonl"),
+      ],
+      { encoding: "utf8", cwd: REPO },
+    );
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/the database is read-only .*\[DATABASE_READ_ONLY\]\n$/);
+    expect(r.stderr).not.toContain("not an npov annotation database");
   });
 });

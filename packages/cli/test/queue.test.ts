@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type RedisServer, startRedisServer } from "@npov/queue";
+import { freePort, type RedisServer, startRedisServer } from "@npov/queue";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { npov, REPO } from "./helpers.js";
 
@@ -278,5 +278,48 @@ describe("npov check-batch and eval on a Redis queue", () => {
     const w = npov("worker", "--queue", "redis://127.0.0.1:1/zero");
     expect(w.status).toBe(2);
     expect(w.stderr).toContain("[INVALID_QUEUE_URL]");
+  });
+
+  it("a worker given SIGTERM while its Redis is down exits within a couple of seconds (it stayed alive)", async () => {
+    const own = await startRedisServer();
+    try {
+      const w = await startWorker(own.url);
+      await own.kill();
+      await until("the worker to notice", () => w.stderr.includes("Redis connection problem"));
+      const started = Date.now();
+      w.child.kill("SIGTERM");
+      const code = await Promise.race([w.exited, new Promise((r) => setTimeout(() => r("alive"), 5000))]);
+      expect(code).toBe(0);
+      expect(Date.now() - started).toBeLessThan(3000);
+      expect(w.stdout).toContain("stopped after 0 jobs");
+    } finally {
+      await own.dispose();
+    }
+  }, 30_000);
+
+  it("a wrong Redis password is QUEUE_AUTH_FAILED at once, not 'cannot reach Redis' after the timeout", async () => {
+    const port = await freePort();
+    const server = spawn(
+      "redis-server",
+      ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--requirepass", "right"],
+      {
+        stdio: ["ignore", "pipe", "ignore"],
+      },
+    );
+    try {
+      let log = "";
+      server.stdout?.on("data", (d) => {
+        log += d;
+      });
+      await until("redis-server to listen", () => log.includes("Ready to accept connections"));
+      const started = Date.now();
+      const r = await run("worker", "--queue", `redis://:wrong@127.0.0.1:${port}/0`);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toMatch(/refused npov \(WRONGPASS.*\[QUEUE_AUTH_FAILED\]/);
+      expect(r.stderr).toContain("redis://:***@");
+      expect(Date.now() - started).toBeLessThan(4000);
+    } finally {
+      server.kill("SIGKILL");
+    }
   });
 });

@@ -1,10 +1,14 @@
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { readExamples } from "@npov/core";
 import { SHAPES } from "@npov/synth";
 import { describe, expect, it } from "vitest";
-import { npov } from "./helpers.js";
+import { npov, REPO } from "./helpers.js";
+
+const BIN = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
 
 const tmp = mkdtempSync(join(tmpdir(), "npov-cli-synth-"));
 
@@ -112,6 +116,30 @@ describe("npov synth and npov eval", () => {
     expect(html).toContain(
       `<p class="warning" role="alert"><b>Warning:</b> ${(warning as string).replace("npov: warning: ", "")}</p>`,
     );
+  });
+
+  it("eval --report is reproducible: --no-date gives the same bytes twice, SOURCE_DATE_EPOCH fixes the date", () => {
+    const report = join(tmp, "again.html");
+    const args = ["eval", "--data", data, "--methods", "rouge", "--bootstrap", "20", "--report", report];
+    expect(npov(...args, "--no-date").status).toBe(0);
+    const first = readFileSync(report);
+    expect(first.toString()).not.toContain("<dt>date</dt>");
+    expect(npov(...args, "--no-date").status).toBe(0);
+    expect(readFileSync(report).equals(first)).toBe(true);
+    const epoch = spawnSync(process.execPath, [BIN, ...args], {
+      cwd: REPO,
+      encoding: "utf8",
+      env: { ...process.env, SOURCE_DATE_EPOCH: "1700000000" },
+    });
+    expect(epoch.status).toBe(0);
+    const dated = readFileSync(report, "utf8");
+    expect(dated).toContain("<dt>date</dt><dd>2023-11-14T22:13:20.000Z</dd>");
+    // Only the date line (and the command as typed) differ from the report without one.
+    expect(dated.replace("<dt>date</dt><dd>2023-11-14T22:13:20.000Z</dd>", "")).toBe(
+      first.toString().replace(" --no-date", ""),
+    );
+    const json = JSON.parse(npov("eval", "--data", data, "--methods", "rouge", "--bootstrap", "0", "--json").stdout);
+    expect(json.curves[0].points[0]).toEqual({ threshold: "Infinity", fpr: 0, tpr: 0 });
   });
 
   it("eval refuses a malformed dataset with the file and line", () => {

@@ -2,13 +2,16 @@
  * Dataset files: JSON Lines, one {@link NpovExample} per line (format documented in packages/synth's
  * README). Reading validates every line and reports the file, line and field of each problem.
  */
-import { FileFormatError, type FileIssue, NpovError } from "./errors.js";
+import { FileFormatError, type FileIssue, NotTextError, NpovError } from "./errors.js";
 import { forEachJsonLine, jsonlChunks, readTextFile, writeFileAtomic } from "./io.js";
 import type { CheckInput, NpovExample } from "./types.js";
 import { validateExample } from "./validate.js";
+import { requireArray, requireRecord } from "./values.js";
 
-/** Parse dataset JSONL text. @throws FileFormatError listing every bad line */
+/** Parse dataset JSONL text. @throws NotTextError for text or file that is not a string; FileFormatError listing every bad line */
 export function parseExamplesJsonl(text: string, file: string): NpovExample<CheckInput>[] {
+  if (typeof text !== "string") throw new NotTextError("text", text);
+  if (typeof file !== "string") throw new NotTextError("file", file);
   const examples: NpovExample<CheckInput>[] = [];
   const issues: FileIssue[] = [];
   forEachJsonLine(text, file, issues, (value, line) => {
@@ -31,8 +34,20 @@ export function readExamples(file: string): NpovExample<CheckInput>[] {
   return parseExamplesJsonl(readTextFile(file), file);
 }
 
-/** Write examples as JSONL, atomically. */
+/**
+ * Write examples as JSONL, atomically.
+ * @throws InvalidValueError when `examples` is not an array of objects (nothing is written); FileWriteError
+ */
 export function writeExamples(file: string, examples: readonly NpovExample<CheckInput>[]): void {
-  // Line by line: a large dataset need not fit in one string.
-  writeFileAtomic(file, jsonlChunks(examples));
+  requireArray(examples, "examples", "an array of examples");
+  // Line by line: a large dataset need not fit in one string. A bad item ends the write before the file
+  // is replaced (the iterable's error is the caller's, after the temp file is removed).
+  writeFileAtomic(
+    file,
+    jsonlChunks(
+      (function* () {
+        for (const [k, e] of examples.entries()) yield requireRecord(e, `examples[${k}]`, "an example object");
+      })(),
+    ),
+  );
 }

@@ -3,7 +3,7 @@
  * and evaluation can combine detectors without the detector packages depending on each other.
  */
 import type { CheckInput } from "./types.js";
-import { requireNumber } from "./values.js";
+import { requireArray, requireFunction, requireNumber, requireRecord } from "./values.js";
 
 /** A given argument the detector considers (partly) uncovered. */
 export interface UncoveredArgument {
@@ -37,6 +37,10 @@ export function rankUncoveredArguments<A extends { text: string }>(
   perspectives: ReadonlyArray<{ arguments: ReadonlyArray<A> }>,
   score: (argument: A) => number,
 ): UncoveredArgument[] {
+  requireArray(perspectives, "perspectives", "an array of perspectives {arguments}").forEach((p, k) => {
+    requireArray(requireRecord(p, `perspectives[${k}]`).arguments, `perspectives[${k}].arguments`);
+  });
+  requireFunction(score, "score", "a function (argument) => number");
   return perspectives
     .flatMap((p, k) => p.arguments.map((a, j) => ({ perspective: k, argument: j, text: a.text, score: score(a) })))
     .sort((a, b) => b.score - a.score);

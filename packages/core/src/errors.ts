@@ -204,3 +204,24 @@ export class FileWriteError extends NpovError {
     this.file = file;
   }
 }
+
+/**
+ * An output path that is (or resolves to, through symbolic links or a hard link) a file or folder the same
+ * command reads, or a folder output that would replace one: writing it would destroy the input. Refused
+ * before any work.
+ */
+export class OutputIsInputError extends NpovError {
+  /** The output's flag, e.g. `--out`. */
+  readonly output: string;
+  /** The input's flag, e.g. `--data`. */
+  readonly input: string;
+  constructor(output: { flag: string; path: string }, input: { flag: string; path: string }, relation: string) {
+    super(
+      "OUTPUT_IS_INPUT",
+      `${output.flag} ${output.path} ${relation} ${input.flag} ${input.path}: writing it would destroy what the command reads. Give ${output.flag} another path.`,
+      { path: output.flag },
+    );
+    this.output = output.flag;
+    this.input = input.flag;
+  }
+}

@@ -11,6 +11,7 @@ export * from "./errors.js";
 export * from "./io.js";
 export * from "./kb.js";
 export * from "./logistic.js";
+export * from "./outputs.js";
 export * from "./paths.js";
 export * from "./perspectrum.js";
 export * from "./prompts.js";

@@ -101,6 +101,28 @@ describe("issue 22 cases", () => {
   });
 });
 
+describe("issue 33 cases: null is a typed error, not a TypeError", () => {
+  it("parseExamplesJsonl, writeExamples and rankUncoveredArguments name the bad argument; nothing is written", () => {
+    expect(code(() => core.parseExamplesJsonl(null as never, "d.jsonl"))).toBe("NOT_TEXT");
+    expect(code(() => core.parseExamplesJsonl("", null as never))).toBe("NOT_TEXT");
+    const file = join(dir, "examples.jsonl");
+    expect(code(() => core.writeExamples(file, null as never))).toBe("INVALID_VALUE");
+    expect(code(() => core.writeExamples(file, [null] as never))).toBe("INVALID_VALUE");
+    expect(() => readFileSync(file)).toThrow(/ENOENT/);
+    expect(code(() => core.rankUncoveredArguments(null as never, () => 1))).toBe("INVALID_VALUE");
+    expect(code(() => core.rankUncoveredArguments([{ arguments: null }] as never, () => 1))).toBe("INVALID_VALUE");
+    expect(code(() => core.rankUncoveredArguments([{ arguments: [{ text: "a" }] }], null as never))).toBe(
+      "INVALID_VALUE",
+    );
+    expect(
+      core.rankUncoveredArguments([{ arguments: [{ text: "a" }, { text: "b" }] }], (a) => (a.text === "b" ? 1 : 0)),
+    ).toEqual([
+      { perspective: 0, argument: 1, text: "b", score: 1 },
+      { perspective: 0, argument: 0, text: "a", score: 0 },
+    ]);
+  });
+});
+
 describe("@npov/core public functions under hostile arguments", () => {
   it("never throw anything but an NpovError, never return NaN", async () => {
     const rng = () => core.createRng(7);

@@ -42,6 +42,45 @@ function quantile(sorted: readonly number[], q: number): number {
   return (sorted[lo] as number) + ((sorted[hi] as number) - (sorted[lo] as number)) * (pos - lo);
 }
 
+/** The error of a bootstrap whose every resample held one class only: no interval, though the data is valid. */
+export class NoResampleValueError extends InvalidValueError {
+  constructor() {
+    super("scores", "no bootstrap resample produced a value.");
+  }
+}
+
+/**
+ * Check bootstrap options (`path` names them in messages): `resamples` a whole number from 1 to
+ * {@link MAX_BOOTSTRAP_RESAMPLES}, `level` in (0, 1), `seed` a number or text. Returns them with defaults.
+ * @throws InvalidValueError, InputTooLargeError
+ */
+export function checkBootstrapOptions(
+  options: unknown,
+  path = "options",
+  defaults: { resamples: number } = { resamples: 1000 },
+): { resamples: number; level: number; seed: number | string } {
+  const o = requireRecord(options, path, "an object {resamples?, level?, seed?}") as BootstrapOptions;
+  const resamples = o.resamples ?? defaults.resamples;
+  const level = o.level ?? 0.95;
+  const at = (field: string) => (path === "options" ? field : `${path}.${field}`);
+  if (typeof resamples !== "number" || !Number.isInteger(resamples) || resamples < 1)
+    throw new InvalidValueError(at("resamples"), `must be a positive integer, got ${describe(resamples)}.`);
+  if (typeof level !== "number" || !(level > 0 && level < 1))
+    throw new InvalidValueError(at("level"), `must be between 0 and 1, got ${describe(level)}.`);
+  if (resamples > MAX_BOOTSTRAP_RESAMPLES)
+    throw new InputTooLargeError(
+      at("resamples"),
+      resamples,
+      MAX_BOOTSTRAP_RESAMPLES,
+      "resamples",
+      "Use fewer resamples (1,000 is usual).",
+    );
+  const seed = o.seed ?? 0;
+  if (!(typeof seed === "string" || (typeof seed === "number" && Number.isFinite(seed))))
+    throw new InvalidValueError(at("seed"), `must be a number or a string, got ${describe(seed)}.`);
+  return { resamples, level, seed };
+}
+
 /**
  * Percentile bootstrap: resample examples with replacement, recompute `metric`, take the
  * (1 - level)/2 and (1 + level)/2 quantiles. Deterministic per seed.
@@ -57,21 +96,7 @@ export function bootstrapCi(
   if (typeof metric !== "function")
     throw new InvalidValueError("metric", `must be a function, got ${describe(metric)}.`);
   checkBinary(scores, labels);
-  requireRecord(options, "options", "an object {resamples?, level?, seed?}");
-  const resamples = options.resamples ?? 1000;
-  const level = options.level ?? 0.95;
-  if (typeof resamples !== "number" || !Number.isInteger(resamples) || resamples < 1)
-    throw new InvalidValueError("resamples", `must be a positive integer, got ${describe(resamples)}.`);
-  if (typeof level !== "number" || !(level > 0 && level < 1))
-    throw new InvalidValueError("level", `must be between 0 and 1, got ${describe(level)}.`);
-  if (resamples > MAX_BOOTSTRAP_RESAMPLES)
-    throw new InputTooLargeError(
-      "resamples",
-      resamples,
-      MAX_BOOTSTRAP_RESAMPLES,
-      "resamples",
-      "Use fewer resamples (1,000 is usual).",
-    );
+  const { resamples, level, seed } = checkBootstrapOptions(options);
   if (resamples * scores.length > MAX_BOOTSTRAP_DRAWS)
     throw new InputTooLargeError(
       "resamples",
@@ -88,7 +113,7 @@ export function bootstrapCi(
   const s = Array.from(scores);
   const l = Array.from(labels, Boolean);
   const estimate = finite(metric(s, l));
-  const rng = createRng(options.seed ?? 0);
+  const rng = createRng(seed);
   const values: number[] = [];
   const bs = new Array<number>(s.length);
   const bl = new Array<boolean>(s.length);
@@ -107,7 +132,7 @@ export function bootstrapCi(
     }
     values.push(finite(value));
   }
-  if (values.length === 0) throw new InvalidValueError("scores", "no bootstrap resample produced a value.");
+  if (values.length === 0) throw new NoResampleValueError();
   values.sort((a, b) => a - b);
   return {
     estimate,

@@ -12,7 +12,7 @@ import {
   requireRecord,
   type Span,
 } from "@npov/core";
-import { bootstrapCi, type ConfidenceInterval } from "./bootstrap.js";
+import { bootstrapCi, type ConfidenceInterval, checkBootstrapOptions, NoResampleValueError } from "./bootstrap.js";
 import { checkDataset, checkDetectors, checkScores } from "./checks.js";
 import { type RocPoint, rocAuc, rocCurve } from "./roc.js";
 import { checkThresholdRule, chooseThreshold, type ThresholdMetrics, type ThresholdRule } from "./thresholds.js";
@@ -99,8 +99,11 @@ function checkOptions(value: unknown): EvaluateOptions {
   const o = requireRecord(value, "options", "an object of evaluation options") as EvaluateOptions;
   if (o.onProgress !== undefined && typeof o.onProgress !== "function")
     throw new InvalidValueError("options.onProgress", "must be a function (done, total) => void.");
-  if (o.bootstrap !== undefined && o.bootstrap !== false)
+  // Checked here, before any scoring: a bad option is the caller's error, never "no interval".
+  if (o.bootstrap !== undefined && o.bootstrap !== false) {
     requireRecord(o.bootstrap, "options.bootstrap", "false or {resamples?, seed?, level?}");
+    checkBootstrapOptions(o.bootstrap, "options.bootstrap", { resamples: 200 });
+  }
   if (o.thresholdRules !== undefined)
     requireArray(o.thresholdRules, "options.thresholdRules", "an array of threshold rules").forEach((r, i) => {
       checkThresholdRule(r, `options.thresholdRules[${i}]`);
@@ -134,7 +137,7 @@ function cell(scores: number[], labels: boolean[], bootstrap: EvaluateOptions["b
     try {
       ci = bootstrapCi(rocAuc, scores, labels, bootstrap);
     } catch (error) {
-      if (!(error instanceof InvalidValueError)) throw error;
+      if (!(error instanceof NoResampleValueError)) throw error;
     }
     if (ci !== undefined) base.ci = { low: ci.low, high: ci.high, level: ci.level };
   }

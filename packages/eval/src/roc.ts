@@ -5,11 +5,30 @@ import { thresholdSweep } from "./sweep.js";
 
 export { rocAuc } from "@npov/core";
 
-/** One point of a ROC curve: predicting "error" for scores >= threshold. */
+/**
+ * One point of a ROC curve: predicting "error" for scores >= threshold. The first point's threshold is
+ * +Infinity (nothing predicted); JSON has no infinity (`JSON.stringify` would write `null`), so
+ * {@link rocPointsJson} writes it as the string `"Infinity"` (`Number("Infinity")` reads it back).
+ */
 export interface RocPoint {
   threshold: number;
   fpr: number;
   tpr: number;
+}
+
+/** A ROC point as JSON: a threshold that is not finite is written as the string "Infinity" or "-Infinity". */
+export interface RocPointJson {
+  threshold: number | "Infinity" | "-Infinity";
+  fpr: number;
+  tpr: number;
+}
+
+/** ROC points for JSON output, the +Infinity threshold written as "Infinity" instead of turning into null. */
+export function rocPointsJson(points: readonly RocPoint[]): RocPointJson[] {
+  return points.map((p) => ({
+    ...p,
+    threshold: Number.isFinite(p.threshold) ? p.threshold : p.threshold > 0 ? "Infinity" : "-Infinity",
+  }));
 }
 
 /**

@@ -1,5 +1,5 @@
-import { openKnowledgeBase } from "@npov/core";
-import { evaluate, formatResultTable, renderReport, rocAuc, UNSLICED } from "@npov/eval";
+import { InvalidValueError, type NpovExample, openKnowledgeBase } from "@npov/core";
+import { evaluate, formatResultTable, renderReport, rocAuc, rocCurve, rocPointsJson, UNSLICED } from "@npov/eval";
 import { rougeDetector, rougeErrorDetector } from "@npov/rouge";
 import { buildDataset } from "@npov/synth";
 import { describe, expect, it } from "vitest";
@@ -138,6 +138,43 @@ describe("tiny slices and long slice names", () => {
     expect(seed).toBeLessThan(50);
     const full = await evaluate([...dataset, ...tiny], [rougeErrorDetector()], { bootstrap: { resamples: 1, seed } });
     expect(full.rows.find((x) => x.slice === "tiny" && x.errorType === "coverage")?.ci).toBeUndefined();
+  });
+
+  it("bad bootstrap options are a typed error before any scoring, never results without intervals", async () => {
+    let calls = 0;
+    const counting = {
+      name: "counting",
+      detect: (i: NpovExample["input"], r: string) => {
+        calls++;
+        return rougeErrorDetector().detect(i, r);
+      },
+    };
+    for (const [bootstrap, field] of [
+      [{ resamples: -1 }, "options.bootstrap.resamples"],
+      [{ resamples: 1.5 }, "options.bootstrap.resamples"],
+      [{ resamples: "x" }, "options.bootstrap.resamples"],
+      [{ resamples: Number.NaN }, "options.bootstrap.resamples"],
+      [{ level: 1.2 }, "options.bootstrap.level"],
+      [{ seed: Number.NaN }, "options.bootstrap.seed"],
+    ] as const) {
+      const error = await evaluate(dataset, [counting], { bootstrap: bootstrap as never }).catch((e: unknown) => e);
+      expect(error, JSON.stringify(bootstrap)).toBeInstanceOf(InvalidValueError);
+      expect((error as InvalidValueError).path).toBe(field);
+    }
+    expect(calls).toBe(0);
+    await expect(evaluate(dataset, [counting], { bootstrap: { resamples: 1e9 } })).rejects.toMatchObject({
+      code: "INPUT_TOO_LARGE",
+    });
+  });
+
+  it('ROC points written as JSON keep the +Infinity threshold as "Infinity" (JSON.stringify made it null)', () => {
+    const points = rocCurve([0.2, 0.8, 0.5], [false, true, false]);
+    expect(points[0]?.threshold).toBe(Number.POSITIVE_INFINITY);
+    expect(JSON.parse(JSON.stringify(points))[0].threshold).toBeNull();
+    const json = JSON.parse(JSON.stringify(rocPointsJson(points)));
+    expect(json[0]).toEqual({ threshold: "Infinity", fpr: 0, tpr: 0 });
+    expect(Number(json[0].threshold)).toBe(Number.POSITIVE_INFINITY);
+    expect(json.slice(1)).toEqual(points.slice(1));
   });
 
   it("the report cuts long slice names in its plots (full name in a tooltip) and allows no scripts", async () => {

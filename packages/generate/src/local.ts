@@ -150,6 +150,27 @@ function checkLocalFolder(
   return tokenizer;
 }
 
+/** Runs in flight that silenced transformers.js's logging, and the level to put back after the last. */
+const quiet = { runs: 0, saved: 0 };
+
+/**
+ * Silence transformers.js's own logging (its `env.logLevel`) until the returned function is called; runs
+ * overlap, so the level is saved by the first and put back by the last.
+ */
+function quietTransformers(): () => void {
+  const env = transformers.env as unknown as { logLevel: number };
+  if (quiet.runs++ === 0) {
+    quiet.saved = env.logLevel;
+    env.logLevel = transformers.LogLevel.NONE;
+  }
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    if (--quiet.runs === 0) env.logLevel = quiet.saved;
+  };
+}
+
 /** How many external-data files transformers.js expects for a graph file (its resolveExternalDataFormat). */
 function externalDataChunks(config: unknown, fullName: string, fileName: string): number {
   if (!config) return 0;
@@ -344,13 +365,20 @@ export class LocalGenerator implements Generator {
     });
   }
 
-  /** Run transformers.js; a failure inside the model becomes a typed {@link ModelRunError}. */
+  /**
+   * Run transformers.js; a failure inside the model becomes a typed {@link ModelRunError}. transformers.js
+   * would also print the failure and every input tensor on stderr (35 lines for one broken model): its
+   * logging is off while a run is in flight, the typed error says what happened.
+   */
   private async run<T>(tokens: number, task: () => Promise<T>): Promise<T> {
+    const restore = quietTransformers();
     try {
       return await task();
     } catch (error) {
       if (error instanceof NpovError) throw error;
       throw new ModelRunError(this.model, `${tokens} prompt tokens`, maxPositions(this.config), error);
+    } finally {
+      restore();
     }
   }
 

@@ -4,7 +4,7 @@
  * honouring Retry-After, typed errors, optional response cache, usage and cost). The system message carries
  * the NPOV instructions, the user message the query and the perspectives.
  */
-import { GeneratorOutputError, type NpovInput, parseGeneratorOutput, validateInput } from "@npov/core";
+import { GeneratorOutputError, NotTextError, type NpovInput, parseGeneratorOutput, validateInput } from "@npov/core";
 import { EndpointError, LlmClient, type LlmClientOptions, type UsageReport } from "@npov/llm";
 import type { GeneratedResponse, GenerateOptions, Generator } from "./generator.js";
 
@@ -37,6 +37,7 @@ export function npovUserMessage(input: NpovInput, instruction?: string): string 
 
 /** Parse a chat reply: the Figure 3 format when present, else first sentence = opening, rest = core. */
 export function parseChatReply(text: string): { opening: string; core: string; response: string } {
+  if (typeof text !== "string") throw new NotTextError("text", text);
   try {
     return parseGeneratorOutput(text);
   } catch (e) {

@@ -110,6 +110,9 @@ describe("OpenAICompatibleGenerator", () => {
       core: "Some say X. Others say Y.",
     });
     expect(() => parseChatReply("no sentence")).toThrow(GeneratorOutputError);
+    // Not text at all: a typed NOT_TEXT, not a TypeError from .trim().
+    for (const junk of [null, undefined, 5, { text: "x" }])
+      expect(() => parseChatReply(junk as never)).toThrow(expect.objectContaining({ code: "NOT_TEXT", path: "text" }));
   });
 });
 

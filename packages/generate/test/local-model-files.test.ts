@@ -6,7 +6,7 @@
  * Corrupt copies of tiny test models are made in a temporary folder.
  */
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import * as transformers from "@huggingface/transformers";
@@ -151,5 +151,41 @@ describe("the CLI on a broken model: one typed line on stderr, exit 2, nothing f
     );
     expect(r.stderr).not.toMatch(/unexpected error|onnxruntime|at \S+ \(/);
     expect(r.stdout).toBe("");
+  });
+
+  it("generate with every weight NaN: one typed line (transformers.js printed 35: its error and every input tensor)", () => {
+    // An encoder-decoder: its NaN encoder output reaches a Gather, where onnxruntime fails inside transformers.js.
+    const dir = join(root, "t5-all-nan");
+    writeTestModel(dir, "t5", { seed: 3 });
+    for (const name of readdirSync(join(dir, "onnx")).filter((f) => f.endsWith(".onnx"))) {
+      const model = loadModel(join(dir, "onnx", name));
+      for (const t of model.graph?.initializer ?? []) {
+        if (t.dataType !== 1 || !t.rawData || t.rawData.length === 0) continue;
+        const raw = t.rawData;
+        const floats = new Float32Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength));
+        floats.fill(Number.NaN);
+        t.rawData = new Uint8Array(floats.buffer);
+      }
+      saveModel(join(dir, "onnx", name), model);
+    }
+    // A short input: the test model's context is 128 positions.
+    const input = join(root, "short-input.json");
+    writeFileSync(
+      input,
+      JSON.stringify({
+        topic: "t",
+        query: "q?",
+        perspectives: [
+          { label: "pro", arguments: ["a"] },
+          { label: "con", arguments: ["b"] },
+        ],
+      }),
+    );
+    const r = npov("generate", "--model", dir, "--input", input, "--max-new-tokens", "4");
+    expect(r.status).toBe(2);
+    const lines = r.stderr.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^npov: .*\[(MODEL_RUN|INVALID_SCORE)\]$/);
+    expect(r.stderr).not.toMatch(/An error occurred during model execution|Inputs given to model/);
   });
 });

@@ -1,10 +1,11 @@
 /**
  * LlmClient: one client for every OpenAI-compatible endpoint (OpenAI, vLLM, llama.cpp's server, Ollama,
- * LM Studio, `npov serve`), on the maintained `openai` SDK. The SDK does retries (429, 5xx, network errors;
- * it honours `Retry-After` and `retry-after-ms`) and times the wait for headers; this class adds a timeout on
- * every later wait for the body or stream, an API key from the environment, a concurrency limit (streams hold
- * their slot until they end), typed errors, a content-addressed on-disk cache of valid replies and a
- * usage/cost tally.
+ * LM Studio, `npov serve`), on the maintained `openai` SDK. The SDK sends the requests and times the wait
+ * for headers; this class retries (429, 5xx, network errors; honouring `Retry-After` and `retry-after-ms` up
+ * to a cap), bounds every call by a total deadline (retries, waits and the whole body included: an endpoint
+ * that trickles a byte a second is cut at the deadline), times every later wait for the body or stream, and
+ * adds an API key from the environment, a concurrency limit (streams hold their slot until they end), typed
+ * errors, a content-addressed on-disk cache of valid replies and a usage/cost tally.
  */
 import OpenAI, {
   APIConnectionError,
@@ -39,8 +40,19 @@ export interface LlmClientOptions {
   apiKeyEnv?: string;
   /** Longest wait for the response headers and for each later chunk of the body (default 60 s). */
   timeoutMs?: number;
+  /**
+   * Longest time one call may take in all: every attempt, every wait between retries and the whole body or
+   * stream (default {@link DEFAULT_DEADLINE_MS}). Past it the call fails with TIMEOUT.
+   */
+  deadlineMs?: number;
   /** Retries on 408/409/429/5xx and network errors, honouring Retry-After (default 3). */
   maxRetries?: number;
+  /**
+   * Longest `Retry-After` (or `retry-after-ms`) the client waits (default {@link DEFAULT_MAX_RETRY_AFTER_MS});
+   * a server asking for more -- or for more than the call's deadline leaves -- fails the call at once with
+   * RATE_LIMITED instead of waiting.
+   */
+  maxRetryAfterMs?: number;
   /** Requests in flight at once (default 4). */
   concurrency?: number;
   /** Folder of the response cache; unset = no cache. */
@@ -67,6 +79,15 @@ export interface UsageReport {
   /** Estimated USD cost from the price table; undefined when the model has no price. */
   costUsd: number | undefined;
 }
+
+/** Default total deadline of one call, retries included (2 minutes). */
+export const DEFAULT_DEADLINE_MS = 120_000;
+
+/** Default longest Retry-After the client obeys (30 s). */
+export const DEFAULT_MAX_RETRY_AFTER_MS = 30_000;
+
+/** Default longest wait for the headers and for each chunk of the body (60 s). */
+export const DEFAULT_TIMEOUT_MS = 60_000;
 
 /** A chat request without `model` (the client adds it). */
 export type ChatRequest = Omit<ChatCompletionCreateParamsNonStreaming, "model">;
@@ -125,6 +146,8 @@ function withBodyTimeout(base: typeof fetch, timeoutMs: number, baseURL: string)
   return async (input, init) => {
     const response = await base(input, init);
     if (response.body === null) return response;
+    // The call's deadline (or the caller's abort) ends a body read too, even with a fetch that ignores it.
+    const signal = init?.signal ?? undefined;
     const reader = response.body.getReader();
     // The end of the body as text, so a stream's closing `data: [DONE]` can be told from a cut connection.
     const decoder = new TextDecoder();
@@ -132,6 +155,7 @@ function withBodyTimeout(base: typeof fetch, timeoutMs: number, baseURL: string)
     const body = new ReadableStream<Uint8Array>({
       async pull(controller) {
         let timer: ReturnType<typeof setTimeout> | undefined;
+        let onAbort: (() => void) | undefined;
         const stalled = new Promise<never>((_, reject) => {
           timer = setTimeout(
             () =>
@@ -143,6 +167,9 @@ function withBodyTimeout(base: typeof fetch, timeoutMs: number, baseURL: string)
               ),
             timeoutMs,
           );
+          onAbort = () => reject(signal?.reason ?? new EndpointError("ABORTED", "the request was aborted."));
+          if (signal?.aborted) onAbort();
+          else signal?.addEventListener("abort", onAbort, { once: true });
         });
         try {
           const chunk = await Promise.race([reader.read(), stalled]);
@@ -156,6 +183,7 @@ function withBodyTimeout(base: typeof fetch, timeoutMs: number, baseURL: string)
           controller.error(error);
         } finally {
           clearTimeout(timer);
+          if (onAbort !== undefined) signal?.removeEventListener("abort", onAbort);
         }
       },
       cancel(reason) {
@@ -187,6 +215,88 @@ function serverMessage(message: unknown, status?: number): string {
   return `${text.slice(0, MAX_SERVER_MESSAGE_CHARS)}... (${text.length - MAX_SERVER_MESSAGE_CHARS} more characters)`;
 }
 
+/** The longest delay a Node timer takes (2^31 - 1 ms); longer ones fire at once. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** The per-request options this client gives the SDK. */
+interface SdkRequestOptions {
+  signal: AbortSignal;
+  timeout: number;
+}
+
+/** One call's deadline: its abort signal (joined with the caller's), the time left, whether it passed. */
+interface Deadline {
+  signal: AbortSignal;
+  left(): number;
+  /** The deadline itself passed (not the caller's abort). */
+  expired(): boolean;
+  dispose(): void;
+}
+
+/** `work`, or a rejection as soon as `signal` aborts (a fetch that ignores its signal cannot hold a call). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    work.catch(() => undefined);
+    return Promise.reject(signal.reason);
+  }
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  // The abandoned request may fail later: that failure is not the caller's.
+  work.catch(() => undefined);
+  return Promise.race([work, aborted]).finally(() => {
+    if (onAbort !== undefined) signal.removeEventListener("abort", onAbort);
+  });
+}
+
+/** Wait `ms`, or reject when `signal` aborts. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** The wait a server asks for in `retry-after-ms` or `Retry-After` (seconds or an HTTP date), in ms. */
+function askedWait(headers: Headers | undefined): number | undefined {
+  const ms = Number.parseFloat(headers?.get("retry-after-ms") ?? "");
+  if (Number.isFinite(ms) && ms >= 0) return ms;
+  const value = headers?.get("retry-after")?.trim();
+  if (value === undefined || value === "") return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isFinite(date) ? Math.max(0, date - Date.now()) : undefined;
+}
+
+/**
+ * Whether a failed attempt is worth retrying, and after how long: connection failures and 408/409/429/5xx
+ * (unless the server says `x-should-retry: false`), waiting what the server asks (`asked`) or an
+ * exponential backoff from 0.5 s (up to 8 s). Undefined: do not retry.
+ */
+function retryWait(error: unknown, attempt: number): { ms: number; asked: boolean } | undefined {
+  const backoff = Math.min(500 * 2 ** attempt, 8000);
+  if (error instanceof APIConnectionError) return { ms: backoff, asked: false };
+  if (!(error instanceof APIError) || typeof error.status !== "number") return undefined;
+  const headers = error.headers as Headers | undefined;
+  const should = headers?.get("x-should-retry");
+  const status = error.status;
+  if (should === "false") return undefined;
+  if (should !== "true" && !(status === 408 || status === 409 || status === 429 || status >= 500)) return undefined;
+  const asked = askedWait(headers);
+  return asked === undefined ? { ms: backoff, asked: false } : { ms: asked, asked: true };
+}
+
 /** The last characters of each wrapped response body (see {@link withBodyTimeout}). */
 const bodyEnds = new WeakMap<Response, { tail: string }>();
 
@@ -195,6 +305,10 @@ export class LlmClient {
   readonly baseURL: string;
   private readonly sdk: OpenAI;
   private readonly limiter: Limiter;
+  private readonly timeoutMs: number;
+  private readonly deadlineMs: number;
+  private readonly maxRetries: number;
+  private readonly maxRetryAfterMs: number;
   private readonly cache: ResponseCache | undefined;
   private readonly prices: PriceTable;
   private readonly tally = { requests: 0, cacheHits: 0, promptTokens: 0, completionTokens: 0, withoutUsage: 0 };
@@ -212,8 +326,18 @@ export class LlmClient {
         throw new EndpointError("INVALID_OPTION", `${name} must be an integer >= ${min}, got ${String(value)}.`);
     };
     positive("timeoutMs", options.timeoutMs, 1);
+    positive("deadlineMs", options.deadlineMs, 1);
     positive("maxRetries", options.maxRetries, 0);
+    positive("maxRetryAfterMs", options.maxRetryAfterMs, 0);
     positive("concurrency", options.concurrency, 1);
+    // Node's timers fire at once for delays over 2^31 - 1 ms (about 24.8 days).
+    for (const name of ["timeoutMs", "deadlineMs", "maxRetryAfterMs"] as const)
+      if ((options[name] ?? 0) > MAX_TIMER_MS)
+        throw new EndpointError("INVALID_OPTION", `${name} must be at most ${MAX_TIMER_MS} ms, got ${options[name]}.`);
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
+    this.maxRetries = options.maxRetries ?? 3;
+    this.maxRetryAfterMs = options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
     this.model = options.model;
     this.baseURL = options.baseURL.replace(/\/+$/, "");
     const apiKey = resolveApiKey(options);
@@ -222,9 +346,10 @@ export class LlmClient {
       // The SDK insists on a key; without one the Authorization header is removed (local servers).
       apiKey: apiKey ?? "none",
       ...(apiKey === undefined ? { defaultHeaders: { Authorization: null } } : {}),
-      timeout: options.timeoutMs ?? 60_000,
-      maxRetries: options.maxRetries ?? 3,
-      fetch: withBodyTimeout(options.fetch ?? globalThis.fetch, options.timeoutMs ?? 60_000, this.baseURL),
+      timeout: this.timeoutMs,
+      // Retries are this class's (below): the SDK's own sleep obeys any Retry-After and cannot be cut short.
+      maxRetries: 0,
+      fetch: withBodyTimeout(options.fetch ?? globalThis.fetch, this.timeoutMs, this.baseURL),
     });
     this.limiter = new Limiter(options.concurrency ?? 4);
     this.cache = options.cacheDir === undefined ? undefined : new ResponseCache(options.cacheDir);
@@ -237,8 +362,9 @@ export class LlmClient {
     return (await this.cached(
       "chat.completions",
       body,
-      () => this.sdk.chat.completions.create(body, signal === undefined ? {} : { signal }),
+      (request) => this.sdk.chat.completions.create(body, request),
       "the chat reply",
+      signal,
     )) as ChatCompletion;
   }
 
@@ -248,8 +374,9 @@ export class LlmClient {
     return (await this.cached(
       "completions",
       body,
-      () => this.sdk.completions.create(body, signal === undefined ? {} : { signal }),
+      (request) => this.sdk.completions.create(body, request),
       "the completion",
+      signal,
     )) as Completion;
   }
 
@@ -261,9 +388,12 @@ export class LlmClient {
     const body = { ...request, model: this.model, stream: true as const };
     // The slot is held until the stream ends: `concurrency` counts streams in flight, not just their headers.
     const release = await this.limiter.acquire();
+    // The deadline covers the whole stream, not just its start.
+    const deadline = this.startDeadline(signal);
     try {
-      const { data: stream, response } = await this.call(() =>
-        this.sdk.chat.completions.create(body, signal === undefined ? {} : { signal }).withResponse(),
+      const { data: stream, response } = await this.call(
+        (request) => this.sdk.chat.completions.create(body, request).withResponse(),
+        deadline,
       );
       this.tally.requests++;
       this.tally.withoutUsage++;
@@ -276,8 +406,11 @@ export class LlmClient {
           if (choice?.finish_reason) finished = true;
         }
       } catch (error) {
-        throw this.translate(error);
+        throw deadline.expired() ? this.deadlineError() : this.translate(error);
       }
+      // The SDK ends a stream quietly when its signal aborts: the deadline or the caller stopped it.
+      if (deadline.expired()) throw this.deadlineError();
+      if (deadline.signal.aborted) throw new EndpointError("ABORTED", "the request was aborted.");
       // A stream cut short (a proxy closing the connection cleanly) must not pass as a complete reply: a
       // complete one sent a finish_reason or the closing `data: [DONE]`.
       if (!finished && !/data: ?\[DONE\]\s*$/.test(bodyEnds.get(response)?.tail ?? ""))
@@ -286,6 +419,7 @@ export class LlmClient {
           `the stream from ${this.baseURL} ended before its reply finished (no finish_reason, no [DONE]): the text is incomplete.`,
         );
     } finally {
+      deadline.dispose();
       release();
     }
   }
@@ -308,14 +442,28 @@ export class LlmClient {
   }
 
   /** A response from the cache, else from the network -- stored only when it has a choices array. */
-  private async cached(api: string, body: object, send: () => Promise<unknown>, what: string): Promise<unknown> {
+  private async cached(
+    api: string,
+    body: object,
+    send: (request: SdkRequestOptions) => Promise<unknown>,
+    what: string,
+    signal: AbortSignal | undefined,
+  ): Promise<unknown> {
     const key = { api, baseURL: this.baseURL, body };
     const hit = this.cache?.get(key);
     if (hit !== undefined && Array.isArray((hit as { choices?: unknown }).choices)) {
       this.tally.cacheHits++;
       return hit;
     }
-    const response = await this.limiter.run(() => this.call(send));
+    // The deadline starts when the request may go out (a wait for a concurrency slot is not the server's).
+    const response = await this.limiter.run(async () => {
+      const deadline = this.startDeadline(signal);
+      try {
+        return await this.call(send, deadline);
+      } finally {
+        deadline.dispose();
+      }
+    });
     this.tally.requests++;
     // A 200 without choices (an error object, a captive portal's page) is refused and not cached, so the
     // next run asks again instead of replaying the failure.
@@ -332,12 +480,70 @@ export class LlmClient {
     return plain;
   }
 
-  private async call<T>(send: () => Promise<T>): Promise<T> {
-    try {
-      return await send();
-    } catch (error) {
-      throw this.translate(error);
+  /** A deadline of {@link deadlineMs} from now, joined with the caller's abort signal. */
+  private startDeadline(signal: AbortSignal | undefined): Deadline {
+    const started = Date.now();
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(this.deadlineError()), this.deadlineMs);
+    const combined = signal === undefined ? controller.signal : AbortSignal.any([signal, controller.signal]);
+    return {
+      signal: combined,
+      left: () => this.deadlineMs - (Date.now() - started),
+      expired: () => controller.signal.aborted && !(signal?.aborted ?? false),
+      dispose: () => clearTimeout(timer),
+    };
+  }
+
+  private deadlineError(): EndpointError {
+    return new EndpointError(
+      "TIMEOUT",
+      `${this.baseURL} did not complete the call within its ${this.deadlineMs} ms deadline (every attempt, retry wait and the whole reply included): raise deadlineMs (--timeout) or check the server.`,
+    );
+  }
+
+  /**
+   * Send with retries inside `deadline`: each attempt waits at most timeoutMs (or what the deadline leaves)
+   * for the headers; a retryable failure waits its Retry-After (capped) or an exponential backoff, as long
+   * as the deadline allows. Whatever `send` does, the call ends when the deadline passes.
+   */
+  private async call<T>(send: (request: SdkRequestOptions) => Promise<T>, deadline: Deadline): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const sending = send({
+          signal: deadline.signal,
+          timeout: Math.max(1, Math.min(this.timeoutMs, deadline.left())),
+        });
+        return await untilAborted(sending, deadline.signal);
+      } catch (error) {
+        if (deadline.expired()) throw this.deadlineError();
+        if (deadline.signal.aborted) throw new EndpointError("ABORTED", "the request was aborted.", { cause: error });
+        const wait = retryWait(error, attempt);
+        if (wait === undefined || attempt >= this.maxRetries) throw this.translate(error);
+        if (wait.asked && (wait.ms > this.maxRetryAfterMs || wait.ms >= deadline.left()))
+          throw this.rateLimited(error, wait.ms, deadline.left());
+        if (wait.ms >= deadline.left()) throw this.deadlineError();
+        try {
+          await sleep(wait.ms, deadline.signal);
+        } catch {
+          if (deadline.expired()) throw this.deadlineError();
+          throw new EndpointError("ABORTED", "the request was aborted.", { cause: error });
+        }
+      }
     }
+  }
+
+  /** The server asked to wait longer than this client will (its cap, or what the deadline leaves). */
+  private rateLimited(error: unknown, waitMs: number, leftMs: number): EndpointError {
+    const status = (error as { status?: unknown }).status;
+    const limit =
+      waitMs > this.maxRetryAfterMs
+        ? `the ${this.maxRetryAfterMs} ms this client waits at most (maxRetryAfterMs, --max-retry-after)`
+        : `the ${Math.max(0, Math.round(leftMs))} ms left of the call's ${this.deadlineMs} ms deadline (deadlineMs, --timeout)`;
+    return new EndpointError(
+      "RATE_LIMITED",
+      `${typeof status === "number" ? status : "the server"} from ${this.baseURL} asks to wait ${(waitMs / 1000).toFixed(waitMs < 10_000 ? 1 : 0)} s before retrying (Retry-After), more than ${limit}: try again later, or raise the limit.`,
+      { ...(typeof status === "number" ? { status } : {}), cause: error },
+    );
   }
 
   /** SDK errors -> EndpointError with a stable code. */

@@ -7,9 +7,11 @@ import { NpovError } from "@npov/core";
 /**
  * An OpenAI-compatible endpoint refused a request or could not be reached, or the client was set up wrong.
  * Codes: `INVALID_BASE_URL`, `INVALID_MODEL`, `INVALID_OPTION`, `MISSING_API_KEY`, `HTTP_ERROR` (a 4xx that
- * retrying cannot fix; see `status`), `RETRIES_EXHAUSTED` (408/409/429/5xx after every retry), `TIMEOUT`,
+ * retrying cannot fix; see `status`), `RETRIES_EXHAUSTED` (408/409/429/5xx after every retry), `TIMEOUT` (a
+ * wait over `timeoutMs`, or the whole call over `deadlineMs`),
  * `NETWORK` (unreachable, or the connection broke during the reply), `ABORTED`, `BAD_RESPONSE` (a 200 that is
- * not JSON, lacks what the protocol promises, or a stream that ended before its finish), `STREAM_ERROR` (an
+ * not JSON, lacks what the protocol promises, or a stream that ended before its finish), `RATE_LIMITED` (the
+ * server asked to wait longer than `maxRetryAfterMs` or the call's deadline allows), `STREAM_ERROR` (an
  * error event inside a stream; the message carries the server's code), `SDK_ERROR` (the SDK refused the
  * request before sending it).
  */

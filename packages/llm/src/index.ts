@@ -1,6 +1,7 @@
 /**
- * @npov/llm: OpenAI-compatible LLM endpoints as npov detectors and judges -- one client (SDK retries with
- * Retry-After, concurrency limit, typed errors, content-addressed cache, usage and cost), the endpoint
+ * @npov/llm: OpenAI-compatible LLM endpoints as npov detectors and judges -- one client (retries with a
+ * capped Retry-After, a total deadline per call, concurrency limit, typed errors, content-addressed cache,
+ * usage and cost), the endpoint
  * YES/NO classifier (label log-probabilities or a sampling fallback), the Likert judge (LLM evaluation)
  * and the two-stage attribution judge (AIS).
  * @packageDocumentation

@@ -24,6 +24,37 @@ export interface RedisClient {
   expire(key: string, seconds: number): Promise<unknown>;
   del(keys: string | string[]): Promise<number>;
   multi(): RedisMulti;
+  /** A new client to the same server (BullMQ makes its blocking connection this way). */
+  duplicate?(...args: unknown[]): RedisClient;
+}
+
+/**
+ * Record every client made from `client` by `duplicate()` (BullMQ's blocking connection, and theirs in
+ * turn); the returned function destroys them all at once. A polite close of a duplicate waits for Redis to
+ * answer QUIT -- forever while Redis is down, reconnecting meanwhile -- so a worker stopping without Redis
+ * ends them this way.
+ */
+export function trackDuplicates(client: RedisClient): () => void {
+  const made: RedisClient[] = [];
+  const track = (c: RedisClient) => {
+    const original = c.duplicate;
+    if (original === undefined) return;
+    c.duplicate = (...args: unknown[]) => {
+      const copy = original.apply(c, args);
+      made.push(copy);
+      track(copy);
+      return copy;
+    };
+  };
+  track(client);
+  return () => {
+    for (const c of made)
+      try {
+        c.destroy();
+      } catch {
+        // already closed
+      }
+  };
 }
 
 /** A node-redis transaction (MULTI ... EXEC), chained. */
@@ -112,9 +143,20 @@ export async function connectRedis(url: string, options: ConnectOptions = {}): P
     },
   });
   let lastError: unknown;
+  // A refused password comes back as an error of the connection handshake, and node-redis then retries it
+  // for ever: it ends the wait at once instead (retrying cannot fix a password).
+  let refused: unknown;
+  let refusedAuth: ((error: unknown) => void) | undefined;
+  const authRefused = new Promise<"auth">((resolve) => {
+    refusedAuth = (error) => {
+      refused = error;
+      resolve("auth");
+    };
+  });
   // node-redis emits an error per failed attempt; without a listener Node would throw it.
   client.on("error", (error) => {
     lastError = error;
+    if (!connected && isAuthError(error)) refusedAuth?.(error);
     if (client.isReady || connected) options.onError?.(error as Error);
   });
   let connected = false;
@@ -131,7 +173,6 @@ export async function connectRedis(url: string, options: ConnectOptions = {}): P
   });
   // Connected is not ready: a server that needs a password accepts the connection and refuses every
   // command, so one PING (within the same timeout) proves npov can work with it.
-  let refused: unknown;
   const ready = async () => {
     await client.connect();
     try {
@@ -142,8 +183,9 @@ export async function connectRedis(url: string, options: ConnectOptions = {}): P
     }
     return "ok" as const;
   };
-  const outcome = await Promise.race([ready(), timeout, aborted]).catch((e: unknown) => {
+  const outcome = await Promise.race([ready(), timeout, aborted, authRefused]).catch((e: unknown) => {
     lastError = e;
+    if (isAuthError(e)) refused = e;
     return "failed" as const;
   });
   clearTimeout(timer);
@@ -151,12 +193,18 @@ export async function connectRedis(url: string, options: ConnectOptions = {}): P
   if (outcome !== "ok") {
     client.destroy();
     if (outcome === "aborted") throw signal?.reason ?? new Error("connecting to Redis was aborted");
-    if (refused !== undefined && /NOAUTH|WRONGPASS|NOPERM/i.test(String((refused as Error).message)))
-      throw new QueueAuthError(parsed.url, refused);
+    if (refused !== undefined && isAuthError(refused)) throw new QueueAuthError(parsed.url, refused);
     throw new QueueUnreachableError(redactUrl(parsed.url), timeoutMs, lastError);
   }
   connected = true;
   return client;
+}
+
+/** Whether Redis refused the credentials (or their rights): a wrong password, none, or a user without rights. */
+function isAuthError(error: unknown): boolean {
+  return /NOAUTH|WRONGPASS|NOPERM|invalid password|invalid username-password/i.test(
+    String((error as Error | undefined)?.message ?? error),
+  );
 }
 
 /** @internal At most `ms` of waiting for a promise that may hang while Redis is away (its failure ignored). */

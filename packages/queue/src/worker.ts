@@ -7,7 +7,7 @@
 import type { ErrorDetector } from "@npov/core";
 import { type ConnectionOptions, type Job, Worker } from "bullmq";
 import { CHUNK_JOB_FORMAT, type ChunkJobData, DEFAULT_QUEUE_NAME, RESULTS_TTL_SECONDS } from "./jobs.js";
-import { atMost, checkQueueName, closeRedis, connectRedis, refusedOptions } from "./redis.js";
+import { atMost, checkQueueName, closeRedis, connectRedis, refusedOptions, trackDuplicates } from "./redis.js";
 import {
   type ChunkResult,
   type DetectorSpecJson,
@@ -89,6 +89,7 @@ export async function startWorker<Spec extends DetectorSpecJson = DetectorSpecJs
     ...(options.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: options.connectTimeoutMs }),
     ...(options.onError === undefined ? {} : { onError: options.onError }),
   });
+  const destroyDuplicates = trackDuplicates(client);
   const detectors = new Map<string, Promise<ErrorDetector>>();
   const detectorOf = (spec: Spec): Promise<ErrorDetector> => {
     const key = stableJson(spec);
@@ -171,6 +172,7 @@ export async function startWorker<Spec extends DetectorSpecJson = DetectorSpecJs
       }),
     ]);
     clearTimeout(timer);
+    destroyDuplicates();
     await closeRedis(client);
     throw error;
   }
@@ -191,9 +193,17 @@ export async function startWorker<Spec extends DetectorSpecJson = DetectorSpecJs
           };
           check();
         });
-        const outcome = await Promise.race([worker.close().then(() => "closed" as const), redisGone]);
+        // With Redis already away, skip the polite close: BullMQ remembers the first close it is asked for.
+        const outcome = !client.isReady
+          ? "gone"
+          : await Promise.race([worker.close().then(() => "closed" as const), redisGone]);
         clearTimeout(polling);
-        if (outcome === "gone") await atMost(worker.close(true), 2000);
+        if (outcome === "gone") {
+          // A polite close waits for Redis to answer; its connections would reconnect for ever meanwhile.
+          destroyDuplicates();
+          await atMost(worker.close(true), 2000);
+        }
+        destroyDuplicates();
         const built = await Promise.allSettled(detectors.values());
         const ready = built.flatMap((b) => (b.status === "fulfilled" ? [b.value] : []));
         try {

@@ -372,6 +372,16 @@ describe("connecting and stopping: typed errors, no hangs, nothing left behind",
       ).rejects.toMatchObject({
         code: "QUEUE_AUTH_FAILED",
       });
+      // A wrong password is refused at once (node-redis would retry the handshake until the timeout).
+      const started = Date.now();
+      const wrong = `redis://:wrong@127.0.0.1:${port}/0`;
+      await expect(
+        startWorker({ url: wrong, createDetector: async () => rouge, connectTimeoutMs: 10_000 }),
+      ).rejects.toMatchObject({ code: "QUEUE_AUTH_FAILED", message: expect.stringContaining("WRONGPASS") });
+      await expect(
+        scoreOnQueue(dataset, [{ method: "rouge" }], { url: wrong, connectTimeoutMs: 10_000 }),
+      ).rejects.toMatchObject({ code: "QUEUE_AUTH_FAILED" });
+      expect(Date.now() - started).toBeLessThan(5000);
       const w = await startWorker({ url: `redis://:sekret@127.0.0.1:${port}/0`, createDetector: async () => rouge });
       await w.close();
     } finally {
@@ -395,10 +405,24 @@ describe("connecting and stopping: typed errors, no hangs, nothing left behind",
 
   it("a worker stops while its Redis is down, and a server's own folder goes with it", async () => {
     const server = await startRedisServer();
-    const w = await startWorker({ url: server.url, createDetector: async () => rouge, ...FAST });
+    let errors = 0;
+    const w = await startWorker({
+      url: server.url,
+      createDetector: async () => rouge,
+      ...FAST,
+      onError: () => {
+        errors++;
+      },
+    });
     await server.kill();
-    // Bounded by the test's timeout: a polite close would wait for Redis forever.
+    await sleep(300);
+    // A polite close would wait for Redis forever; BullMQ's blocking connection kept reconnecting after it.
+    const started = Date.now();
     await w.close();
+    expect(Date.now() - started).toBeLessThan(3000);
+    const after = errors;
+    await sleep(1500);
+    expect(errors).toBe(after);
     expect(existsSync(server.dir)).toBe(true);
     await server.dispose();
     expect(existsSync(server.dir)).toBe(false);

@@ -10,6 +10,7 @@ import {
   InputTooLargeError,
   InvalidValueError,
   KnowledgeBase,
+  NpovError,
   type NpovExample,
   parseSplit,
   requireArray,
@@ -17,7 +18,6 @@ import {
   requireRecord,
   type Split,
   sampleInputs,
-  TooFewPerspectivesError,
   type Topic,
 } from "@npov/core";
 import { AMBIGUOUS_KINDS, addAmbiguousError } from "./ambiguous.js";
@@ -31,6 +31,36 @@ import { type ResponseStyle, writeReferenceResponse } from "./writer.js";
  */
 export type SliceName = "unparaphrased-synthetic" | "paraphrased-synthetic" | "ambiguous-synthetic";
 export const SLICES: readonly SliceName[] = ["unparaphrased-synthetic", "paraphrased-synthetic", "ambiguous-synthetic"];
+
+/**
+ * No dataset can be built from a split: it has no topics, or none of them has two perspectives with
+ * arguments (code `NO_USABLE_TOPICS`), or its usable topics gave no example for the chosen slices (code
+ * `NO_EXAMPLES`). The message names the topics and what each lacks.
+ */
+export class NoUsableTopicsError extends NpovError {}
+
+/** Most topics a {@link NoUsableTopicsError} names one by one. */
+const NAMED_TOPICS = 10;
+
+/** Why no example can come from `topics` (split `split` of `kb`), in words. */
+function noTopicsError(kb: KnowledgeBase, split: Split, topics: readonly Topic[]): NoUsableTopicsError {
+  if (topics.length === 0) {
+    const counts = kb.splitCounts();
+    return new NoUsableTopicsError(
+      "NO_USABLE_TOPICS",
+      `the knowledge base has no topics in split "${split}" (it has ${counts.train} train, ${counts.dev} dev and ${counts.test} test topics): choose a split that has topics, or give each topic its "split".`,
+    );
+  }
+  const named = topics.slice(0, NAMED_TOPICS).map((t) => {
+    const sides = t.perspectives.filter((p) => p.arguments.length > 0).map((p) => JSON.stringify(p.label));
+    return `"${t.id}" (${sides.length === 0 ? "no perspective" : `only ${sides.join(", ")}`} with arguments)`;
+  });
+  const more = topics.length > NAMED_TOPICS ? `, and ${topics.length - NAMED_TOPICS} more` : "";
+  return new NoUsableTopicsError(
+    "NO_USABLE_TOPICS",
+    `none of the ${topics.length} topic(s) of split "${split}" has two perspectives with arguments, so no NPOV input can be sampled: ${named.join(", ")}${more}. Give each topic at least two perspectives with arguments.`,
+  );
+}
 
 /** Options of {@link buildDataset}. */
 export interface DatasetOptions {
@@ -109,6 +139,7 @@ export function buildDataset(kb: KnowledgeBase, options: DatasetOptions): NpovEx
   checkSeed(options.seed, "options.seed");
   const perTopic = checkPerTopic(options.perTopic ?? 6, "options.perTopic");
   const topics = kb.split(split);
+  if (!topics.some(usable)) throw noTopicsError(kb, split, topics);
   checkDatasetSize(perTopic, topics.filter(usable).length);
   const seed = options.seed ?? 0;
   const examples: NpovExample[] = [];
@@ -156,7 +187,11 @@ export function buildDataset(kb: KnowledgeBase, options: DatasetOptions): NpovEx
       }
     });
   }
-  if (examples.length === 0) throw new TooFewPerspectivesError(`split "${options.split}"`, 0);
+  if (examples.length === 0)
+    throw new NoUsableTopicsError(
+      "NO_EXAMPLES",
+      `the ${topics.filter(usable).length} usable topic(s) of split "${split}" gave no example for the slices ${slices.join(", ")}: the paraphrased slice needs arguments with paraphrases; add slices or paraphrases.`,
+    );
   return examples;
 }
 

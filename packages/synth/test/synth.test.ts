@@ -20,6 +20,7 @@ import {
   addSyntheticError,
   buildDataset,
   MEANING_SWAPS,
+  NoUsableTopicsError,
   paraphraseInput,
   summarizeDataset,
   writeChatbotResponse,
@@ -243,6 +244,32 @@ describe("buildDataset", () => {
     expect(files[0]).toBe(files[1]);
     expect(files[0]).not.toBe(files[2]);
     expect(readExamples(join(dir, "d0.jsonl")).length).toBe(files[0]!.trim().split("\n").length);
+  });
+
+  it("names the topics of a split none of which can give an input (it said '0 perspective(s)')", () => {
+    const oneSided = (id: string, split: "train" | "test") => ({
+      id,
+      title: id,
+      query: `${id}?`,
+      split,
+      perspectives: [{ label: "pro", arguments: [{ text: "It helps." }] }],
+    });
+    const base = new KnowledgeBase([oneSided("alpha", "test"), oneSided("beta", "test"), oneSided("gamma", "train")]);
+    const error = (() => {
+      try {
+        buildDataset(base, { split: "test" });
+      } catch (e) {
+        return e as NoUsableTopicsError;
+      }
+      throw new Error("expected an error");
+    })();
+    expect(error).toBeInstanceOf(NoUsableTopicsError);
+    expect(error.code).toBe("NO_USABLE_TOPICS");
+    expect(error.message).toContain('none of the 2 topic(s) of split "test" has two perspectives with arguments');
+    expect(error.message).toContain('"alpha" (only "pro" with arguments), "beta" (only "pro" with arguments)');
+    expect(() => buildDataset(base, { split: "dev" })).toThrow(
+      'the knowledge base has no topics in split "dev" (it has 1 train, 0 dev and 2 test topics)',
+    );
   });
 
   it("builds Perspectrum's test split without crossing splits", () => {

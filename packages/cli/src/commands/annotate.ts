@@ -3,7 +3,8 @@
  * printing and the process lifetime; the store, server and export live in @npov/annotate (imported on
  * use, so other commands never load the web server).
  */
-import { checkOutputPath, writeExamples, writeFileAtomic } from "@npov/core";
+import { closeSync, openSync, readSync } from "node:fs";
+import { checkOutputPath, NpovError, refuseOutputOverInput, writeExamples, writeFileAtomic } from "@npov/core";
 import { UNDEFINED_ALPHA_NOTE } from "@npov/eval";
 import type { Command } from "commander";
 import { integerOption, out, outJson, UsageError } from "../util.js";
@@ -31,8 +32,56 @@ interface ImportOptions {
   ais?: boolean;
 }
 
+/** The database file and the files SQLite keeps beside it (write-ahead log, shared memory). */
+function databaseFiles(db: string) {
+  return [
+    { flag: "--db", path: db },
+    { flag: "--db", path: `${db}-wal` },
+    { flag: "--db", path: `${db}-shm` },
+    { flag: "--db", path: `${db}-journal` },
+  ];
+}
+
+/** The first bytes of every SQLite 3 database file. */
+const SQLITE_HEADER = "SQLite format 3\u0000";
+
+/** Whether `file` exists and starts like an SQLite database (an annotation database, say). */
+function isSqliteFile(file: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, "r");
+    const head = Buffer.alloc(SQLITE_HEADER.length);
+    return readSync(fd, head, 0, head.length, 0) === head.length && head.toString("latin1") === SQLITE_HEADER;
+  } catch {
+    return false; // missing or unreadable: not a database to protect (the write reports its own problem)
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * An export never replaces an SQLite database, whichever database it is: JSON would take the place of every
+ * user, token and annotation in it.
+ */
+function refuseDatabaseTarget(flag: string, file: string | undefined): void {
+  if (file !== undefined && isSqliteFile(file))
+    throw new NpovError(
+      "OUTPUT_IS_INPUT",
+      `${flag} ${file} is an SQLite database (an annotation database?): the export would replace it. Give ${flag} a new path, e.g. annotated.jsonl.`,
+      { path: flag },
+    );
+}
+
 /** Open the store and apply --data/--calibration/--per-example/--ais; returns what was imported. */
 function prepare(annotate: Annotate, opts: ImportOptions, create: boolean) {
+  // The database is written: it must not be one of the files imported into it.
+  refuseOutputOverInput(
+    [{ flag: "--db", path: opts.db }],
+    [
+      { flag: "--data", path: opts.data },
+      { flag: "--calibration", path: opts.calibration },
+    ],
+  );
   const store = annotate.AnnotationStore.open(opts.db, { create });
   try {
     if (opts.perExample !== undefined) store.configure({ perExample: opts.perExample });
@@ -188,6 +237,12 @@ export function registerAnnotate(program: Command): void {
     .requiredOption("--out <file>", "dataset JSON Lines for npov eval")
     .option("--agreement <file>", "agreement report JSON (Krippendorff's alpha per error type; npov eval --agreement)")
     .action(async (opts: { db: string; out: string; agreement?: string }) => {
+      const outputs = [
+        { flag: "--out", path: opts.out },
+        { flag: "--agreement", path: opts.agreement },
+      ];
+      refuseOutputOverInput(outputs, databaseFiles(opts.db));
+      for (const o of outputs) refuseDatabaseTarget(o.flag, o.path);
       checkOutputPath(opts.out);
       if (opts.agreement !== undefined) checkOutputPath(opts.agreement);
       const lib = await load();

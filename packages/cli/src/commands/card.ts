@@ -10,6 +10,7 @@ import {
   openKnowledgeBase,
   readJsonFile,
   readTextFile,
+  refuseOutputOverInput,
   rocAuc,
   sampleInputs,
   writeFileAtomic,
@@ -108,6 +109,14 @@ export function registerCard(program: Command): void {
       if (opts.task !== "generate" && opts.task !== "classify")
         throw new UsageError("--task must be generate or classify.");
       if (!existsSync(opts.model)) throw new UsageError(`${opts.model} does not exist.`);
+      // The card goes into the model folder (that is its purpose), never over the training records it reads.
+      refuseOutputOverInput(
+        [{ flag: "--model", path: join(opts.model, "README.md") }],
+        [
+          { flag: "--work", path: join(opts.work, "history.jsonl") },
+          { flag: "--work", path: join(opts.work, "checkpoint", "state.json") },
+        ],
+      );
       checkOutputPath(join(opts.model, "README.md"));
       const historyFile = join(opts.work, "history.jsonl");
       const history: HistoryEntry[] = [];

@@ -13,6 +13,7 @@ import {
   jsonDepth,
   MAX_JSON_DEPTH,
   readTextFile,
+  refuseOutputOverInput,
   writeFileAtomic,
 } from "@npov/core";
 import {
@@ -33,6 +34,7 @@ import {
   addDetectorOptions,
   cliDetectors,
   DEFAULT_METHOD,
+  detectorInputPaths,
   finishDetectors,
   METHOD_NAMES,
   specFromOptions,
@@ -218,6 +220,10 @@ export function registerCheckBatch(program: Command): void {
           Record<string, unknown>,
       ) => {
         const methods = [...new Set(parseList(opts.methods, METHOD_NAMES, "--methods"))];
+        refuseOutputOverInput(
+          [{ flag: "--out", path: opts.out }],
+          [{ flag: "--data", path: opts.data }, ...detectorInputPaths(opts)],
+        );
         checkOutputPath(opts.out);
         const records = readRecords(opts.data);
         if (records.length === 0) throw new UsageError(`${opts.data} holds no examples.`);

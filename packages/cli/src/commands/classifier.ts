@@ -6,7 +6,7 @@ import {
   trainStacked,
   tuneSoftPrompt,
 } from "@npov/classifier";
-import { checkOutputPath, requireNpovExamples } from "@npov/core";
+import { checkOutputPath, refuseOutputOverInput, requireNpovExamples } from "@npov/core";
 import { calibrateThresholds } from "@npov/eval";
 import type { Command } from "commander";
 import {
@@ -15,6 +15,7 @@ import {
   cliDetectors,
   cliGuard,
   DEFAULT_GUARD_METHOD,
+  detectorInputPaths,
   finishDetectors,
   METHOD_NAMES,
   specFromOptions,
@@ -84,6 +85,14 @@ export function registerClassifier(program: Command): void {
       const task = opts.task;
       if (task !== "coverage" && task !== "hallucination")
         throw new UsageError(`--task must be coverage or hallucination, got "${task}".`);
+      refuseOutputOverInput(
+        [{ flag: "--out", path: opts.out }],
+        [
+          { flag: "--model", path: opts.model },
+          { flag: "--train", path: opts.train },
+          { flag: "--dev", path: opts.dev },
+        ],
+      );
       checkOutputPath(opts.out as string);
       checkModelOption(opts.model as string, "--model");
       const em = await loadEmbeddingModel(
@@ -151,6 +160,13 @@ export function registerClassifier(program: Command): void {
         modelFile?: string;
       }) => {
         const methods = parseList(opts.methods, ["rouge", "classifier"] as const, "--methods");
+        refuseOutputOverInput(
+          [{ flag: "--out", path: opts.out }],
+          [
+            { flag: "--train", path: opts.train },
+            { flag: "--model", path: opts.model },
+          ],
+        );
         checkOutputPath(opts.out);
         const train = readDataset(opts.train);
         requireBothOutcomes(train, opts.train);
@@ -186,6 +202,10 @@ export function registerClassifier(program: Command): void {
     .action(
       async (opts: { data: string; method: string; targetFpr: number; out: string } & Record<string, unknown>) => {
         const target = opts.targetFpr;
+        refuseOutputOverInput(
+          [{ flag: "--out", path: opts.out }],
+          [{ flag: "--data", path: opts.data }, ...detectorInputPaths(opts)],
+        );
         checkOutputPath(opts.out);
         const data = readDataset(opts.data);
         requireBothOutcomes(data, opts.data);

@@ -13,6 +13,8 @@ import type { ErrorDetector } from "@npov/core";
 import {
   AttributionJudge,
   canonicalJson,
+  DEFAULT_DEADLINE_MS,
+  DEFAULT_MAX_RETRY_AFTER_MS,
   type EndpointApi,
   EndpointClassifier,
   formatUsage,
@@ -23,7 +25,7 @@ import {
   type PriceTable,
 } from "@npov/llm";
 import type { Command } from "commander";
-import { integerOption, parseList, readJsonFile, SEED_RANGE, UsageError } from "../util.js";
+import { integerOption, numberOption, parseList, readJsonFile, SEED_RANGE, UsageError } from "../util.js";
 
 /** Detector methods that call an OpenAI-compatible endpoint. */
 export const ENDPOINT_METHODS = ["endpoint-classifier", "likert", "attribution"] as const;
@@ -48,6 +50,10 @@ export interface EndpointSpec {
   concurrency?: number;
   attributes?: LikertAttribute[];
   prices?: PriceTable;
+  /** Total deadline of one endpoint call, retries included (LlmClient `deadlineMs`). */
+  deadlineMs?: number;
+  /** Longest Retry-After obeyed (LlmClient `maxRetryAfterMs`). */
+  maxRetryAfterMs?: number;
 }
 
 /** The options {@link addEndpointOptions} adds (commander's camel-cased names, as strings). */
@@ -64,7 +70,22 @@ export interface EndpointCliOptions {
   concurrency?: number;
   prices?: string;
   attributes?: string;
+  timeout?: number;
+  maxRetryAfter?: number;
 }
+
+/** The largest --timeout / --max-retry-after in seconds (a Node timer takes at most 2^31 - 1 ms). */
+export const MAX_WAIT_SECONDS = 2_000_000;
+
+/** The --timeout option of commands that call an endpoint: the total deadline of one call, in seconds. */
+export const TIMEOUT_OPTION = numberOption(
+  "--timeout <seconds>",
+  `give up one endpoint call after this long in all: every attempt, retry wait and the whole reply (default ${DEFAULT_DEADLINE_MS / 1000})`,
+  { min: 0.001, max: MAX_WAIT_SECONDS },
+);
+
+/** Seconds from an option, as the whole milliseconds LlmClient takes (at least 1). */
+export const secondsToMs = (seconds: number): number => Math.max(1, Math.round(seconds * 1000));
 
 /** Add the endpoint options to a command. */
 export function addEndpointOptions(command: Command): Command {
@@ -93,6 +114,14 @@ export function addEndpointOptions(command: Command): Command {
     .option(...integerOption("--endpoint-seed <n>", "first seed of sampled answers", SEED_RANGE, 0))
     .option(...integerOption("--concurrency <n>", "endpoint requests in flight at once", { min: 1, max: 1000 }, 4))
     .option("--prices <file>", 'price table {"model": {"input": USD per 1M tokens, "output": ...}} for the cost line')
+    .option(...TIMEOUT_OPTION)
+    .option(
+      ...numberOption(
+        "--max-retry-after <seconds>",
+        `longest Retry-After to wait for; a server asking for more fails the call with RATE_LIMITED (default ${DEFAULT_MAX_RETRY_AFTER_MS / 1000})`,
+        { min: 0, max: MAX_WAIT_SECONDS },
+      ),
+    )
     .option("--attributes <list>", `likert attributes: ${LIKERT_ATTRIBUTES.join(", ")}`, LIKERT_ATTRIBUTES.join(","));
 }
 
@@ -111,6 +140,8 @@ export function endpointSpec(opts: EndpointCliOptions): EndpointSpec {
     seed: opts.endpointSeed ?? 0,
     concurrency: opts.concurrency ?? 4,
     ...(opts.prices === undefined ? {} : { prices: readJsonFile(opts.prices) as PriceTable }),
+    ...(opts.timeout === undefined ? {} : { deadlineMs: secondsToMs(opts.timeout) }),
+    ...(opts.maxRetryAfter === undefined ? {} : { maxRetryAfterMs: Math.round(opts.maxRetryAfter * 1000) }),
     attributes: parseList(opts.attributes ?? LIKERT_ATTRIBUTES.join(","), LIKERT_ATTRIBUTES, "--attributes"),
   };
 }
@@ -133,6 +164,8 @@ export function endpointClient(spec: EndpointSpec): LlmClient {
     ...(spec.cacheDir === undefined ? {} : { cacheDir: spec.cacheDir }),
     ...(spec.concurrency === undefined ? {} : { concurrency: spec.concurrency }),
     ...(spec.prices === undefined ? {} : { prices: spec.prices }),
+    ...(spec.deadlineMs === undefined ? {} : { deadlineMs: spec.deadlineMs }),
+    ...(spec.maxRetryAfterMs === undefined ? {} : { maxRetryAfterMs: spec.maxRetryAfterMs }),
   };
   const key = canonicalJson(options);
   let client = clients.get(key);

@@ -1,22 +1,47 @@
-import { checkOutputPath, createRng, writeFileAtomic } from "@npov/core";
-import { aucTableNotes, type EvaluationResult, formatAgreement, formatResultTable, renderReport } from "@npov/eval";
+import { checkOutputPath, createRng, refuseOutputOverInput, writeFileAtomic } from "@npov/core";
+import {
+  aucTableNotes,
+  type EvaluationResult,
+  formatAgreement,
+  formatResultTable,
+  renderReport,
+  rocPointsJson,
+} from "@npov/eval";
 import { evaluateScored, evaluationFields } from "@npov/queue";
 import { SLICES } from "@npov/synth";
 import type { Command } from "commander";
-import { addDetectorOptions, DEFAULT_METHOD, METHOD_NAMES, modelsOfRun } from "../detectors.js";
-import { integerOption, MAX_RESAMPLES, out, outJson, parseList, readDataset, SEED_RANGE } from "../util.js";
+import { addDetectorOptions, DEFAULT_METHOD, detectorInputPaths, METHOD_NAMES, modelsOfRun } from "../detectors.js";
+import { integerOption, MAX_RESAMPLES, out, outJson, parseList, readDataset, SEED_RANGE, UsageError } from "../util.js";
 import { addQueueOptions, scoreWithOptions, warnAboutFailures } from "./check-batch.js";
 
-/** JSON form of an evaluation: the tables' numbers, curves and thresholds (per-example scores omitted). */
+/**
+ * JSON form of an evaluation: the tables' numbers, curves and thresholds (per-example scores omitted). Each
+ * curve's first point has the threshold +Infinity, written as the string "Infinity" (JSON has no infinity).
+ */
 export function evaluationJson(result: EvaluationResult) {
+  const curves = (list: EvaluationResult["curves"]) => list.map((c) => ({ ...c, points: rocPointsJson(c.points) }));
   return {
     slices: result.slices,
     detectors: result.detectors,
     rows: result.rows,
     thresholds: result.thresholds,
-    curves: result.curves,
-    sliceCurves: result.sliceCurves,
+    curves: curves(result.curves),
+    sliceCurves: curves(result.sliceCurves),
   };
+}
+
+/**
+ * The date a report shows: SOURCE_DATE_EPOCH (seconds since 1970, the reproducible-builds convention) when
+ * set, else now. @throws UsageError for a SOURCE_DATE_EPOCH that is not a whole number of seconds
+ */
+export function reportDate(sourceDateEpoch: string | undefined, now = new Date()): string {
+  if (sourceDateEpoch === undefined || sourceDateEpoch === "") return now.toISOString();
+  const seconds = /^\d{1,12}$/.test(sourceDateEpoch.trim()) ? Number(sourceDateEpoch.trim()) : Number.NaN;
+  if (!Number.isSafeInteger(seconds))
+    throw new UsageError(
+      `SOURCE_DATE_EPOCH must be a whole number of seconds since 1970-01-01, got "${sourceDateEpoch}"; unset it or use --no-date.`,
+    );
+  return new Date(seconds * 1000).toISOString();
 }
 
 export function registerEval(program: Command): void {
@@ -42,6 +67,10 @@ export function registerEval(program: Command): void {
     .option(...integerOption("--seed <n>", "seed of --sample-per-slice", SEED_RANGE, 0))
     .option("--report <file>", "write a self-contained HTML report (tables, ROC curves, thresholds)")
     .option(
+      "--no-date",
+      "leave the date out of the report (two runs on the same data give the same bytes; SOURCE_DATE_EPOCH, when set, is the date shown instead of now)",
+    )
+    .option(
       ...integerOption(
         "--bootstrap <n>",
         "bootstrap resamples for AUC intervals (0 = none)",
@@ -63,6 +92,7 @@ export function registerEval(program: Command): void {
           samplePerSlice?: number;
           seed: number;
           report?: string;
+          date: boolean;
           bootstrap: number;
           agreement?: string;
           json?: boolean;
@@ -70,7 +100,16 @@ export function registerEval(program: Command): void {
       ) => {
         const methods = parseList(opts.methods, METHOD_NAMES, "--methods");
         const resamples = opts.bootstrap;
+        const date = opts.date ? reportDate(process.env.SOURCE_DATE_EPOCH) : undefined;
         // Outputs are checked before the (possibly long) scoring, so a bad path fails at once.
+        refuseOutputOverInput(
+          [{ flag: "--report", path: opts.report }],
+          [
+            { flag: "--data", path: opts.data },
+            { flag: "--agreement", path: opts.agreement },
+            ...detectorInputPaths(opts),
+          ],
+        );
         if (opts.report !== undefined) checkOutputPath(opts.report);
         const all = readDataset(opts.data);
         // Read before scoring, so a bad file fails at once rather than after a long run.
@@ -125,7 +164,7 @@ export function registerEval(program: Command): void {
                 ...(opts.softPrompt === undefined ? [] : [["soft prompt", opts.softPrompt] as [string, string]]),
                 ...(opts.stacked === undefined ? [] : [["stacked model", opts.stacked] as [string, string]]),
                 ["bootstrap", resamples > 0 ? `${resamples} resamples, seed 0, 95% intervals` : "none"],
-                ["date", new Date().toISOString()],
+                ...(date === undefined ? [] : [["date", date] as [string, string]]),
               ],
               ...(agreement === undefined ? {} : { agreement }),
               ...(models.warnings.length === 0 ? {} : { warnings: models.warnings }),

@@ -25,6 +25,7 @@ import {
   UsageError,
   warnAboutModel,
 } from "../util.js";
+import { secondsToMs, TIMEOUT_OPTION } from "./endpoint.js";
 import { modelFileOptions } from "./model.js";
 
 /** The generator options shared by `generate`, `serve` and `demo`. */
@@ -35,6 +36,7 @@ export interface GeneratorOptions {
   modelFile?: string;
   endpoint?: string;
   endpointModel?: string;
+  timeout?: number;
 }
 
 export const GENERATOR_KINDS = ["template", "local", "endpoint"] as const;
@@ -62,6 +64,7 @@ export async function cliGenerator(opts: GeneratorOptions): Promise<Generator> {
       baseURL: opts.endpoint,
       model: opts.endpointModel,
       ...(process.env.OPENAI_API_KEY === undefined ? {} : { apiKey: process.env.OPENAI_API_KEY }),
+      ...(opts.timeout === undefined ? {} : { deadlineMs: secondsToMs(opts.timeout) }),
     });
   }
   throw new UsageError(`--generator must be one of ${GENERATOR_KINDS.join(", ")}, got "${opts.generator}".`);
@@ -79,7 +82,8 @@ export function generatorOptions(command: Command): Command {
     .option("--dtype <dtype>", "weights variant of --model: fp32 | fp16 | q8 | int8 | uint8 | q4 | q4f16 | bnb4")
     .option("--model-file <name>", "decoder file base name of --model, e.g. decoder_model_merged")
     .option("--endpoint <url>", "OpenAI-compatible base URL, e.g. http://localhost:8000/v1 (key: $OPENAI_API_KEY)")
-    .option("--endpoint-model <name>", "model name to request from --endpoint");
+    .option("--endpoint-model <name>", "model name to request from --endpoint")
+    .option(...TIMEOUT_OPTION);
 }
 
 /** A commander parser for a serve option checked by the server library: its message, under the flag's name. */

@@ -4,6 +4,7 @@ import {
   importPerspectrum,
   openKnowledgeBase,
   parseSplit,
+  refuseOutputOverInput,
   writeKnowledgeBase,
 } from "@npov/core";
 import type { Command } from "commander";
@@ -70,6 +71,7 @@ export function registerKb(program: Command): void {
     .requiredOption("--out <file>", "output .jsonl file (written atomically)")
     .option("--json", "print the summary as JSON")
     .action((opts: { dir: string; out: string; json?: boolean }) => {
+      refuseOutputOverInput([{ flag: "--out", path: opts.out }], [{ flag: "--dir", path: opts.dir }]);
       checkOutputPath(opts.out);
       const base = importPerspectrum(opts.dir);
       writeKnowledgeBase(opts.out, base.topics);

@@ -1,4 +1,5 @@
 import { importLlama2c } from "@npov/autograd";
+import { refuseOutputOverInput, writeFolderAtomic } from "@npov/core";
 import type { Command } from "commander";
 import { out, outJson, prepareOutputFolder } from "../util.js";
 
@@ -13,8 +14,16 @@ export function registerLlama2c(program: Command): void {
     .requiredOption("--out <dir>", "output folder")
     .option("--json", "print the summary as JSON")
     .action((opts: { model: string; tokenizer: string; out: string; json?: boolean }) => {
+      refuseOutputOverInput(
+        [{ flag: "--out", path: opts.out, folder: true }],
+        [
+          { flag: "--model", path: opts.model },
+          { flag: "--tokenizer", path: opts.tokenizer },
+        ],
+      );
       prepareOutputFolder(opts.out);
-      const info = importLlama2c(opts.model, opts.tokenizer, opts.out);
+      // Converted into a copy of the folder and swapped in: a failure leaves the old model whole.
+      const info = writeFolderAtomic(opts.out, (folder) => importLlama2c(opts.model, opts.tokenizer, folder));
       if (opts.json) return outJson({ out: opts.out, ...info });
       const h = info.header;
       out(

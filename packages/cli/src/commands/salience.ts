@@ -1,4 +1,4 @@
-import { checkOutputPath, requireNpovInput, writeFileAtomic } from "@npov/core";
+import { checkOutputPath, refuseOutputOverInput, requireNpovInput, writeFileAtomic } from "@npov/core";
 import { renderSalienceHtml } from "@npov/salience";
 import type { Command } from "commander";
 import { loadSalience, salienceJson } from "../detectors.js";
@@ -28,6 +28,13 @@ export function registerSalience(program: Command): void {
       modelFile?: string;
     }) => {
       const example = readExample(opts.input);
+      refuseOutputOverInput(
+        [{ flag: "--html", path: opts.html }],
+        [
+          { flag: "--input", path: opts.input },
+          { flag: "--model", path: opts.model },
+        ],
+      );
       if (opts.html !== undefined) checkOutputPath(opts.html);
       const { detector, warning } = await loadSalience(opts.model, opts.variant, opts);
       const result = await detector.score(requireNpovInput(example.input, "salience"), example.response);

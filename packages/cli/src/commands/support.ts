@@ -9,9 +9,11 @@ import {
   type ErrorDetector,
   openKnowledgeBase,
   readExamples,
+  refuseOutputOverInput,
   requireNpovExamples,
   writeExamples,
   writeFileAtomic,
+  writeFolderAtomic,
 } from "@npov/core";
 import {
   alignErrorDetector,
@@ -33,6 +35,7 @@ import type { Command } from "commander";
 import { progressBar } from "../progress.js";
 import {
   integerOption,
+  knowledgeBasePaths,
   MAX_PER_TOPIC,
   MAX_RESAMPLES,
   numberOption,
@@ -62,6 +65,7 @@ export function registerSupport(program: Command): void {
     .option(...integerOption("--seed <n>", "random seed", SEED_RANGE, 0))
     .action((opts: { out: string; dim: number; power: number; holdout: number; seed: number }) => {
       const { dim, power, seed, holdout } = opts;
+      refuseOutputOverInput([{ flag: "--out", path: opts.out, folder: true }], []);
       prepareOutputFolder(opts.out);
       let started = performance.now();
       // Evaluation build: the identity of held-out synsets is hidden, their synonym pairs are the benchmark.
@@ -155,6 +159,10 @@ export function registerSupport(program: Command): void {
         const { seed, perTopic, l2, tuneWeight } = opts;
         if (opts.cvFolds === 1) throw new UsageError("--cv-folds must be 0 (no cross-validation) or at least 2.");
         const devFiles = (opts.dev ?? "").split(",").filter((f) => f.length > 0);
+        refuseOutputOverInput(
+          [{ flag: "--out", path: opts.out, folder: true }],
+          [...knowledgeBasePaths(opts.kb), ...devFiles.map((f) => ({ flag: "--dev", path: f }))],
+        );
         const tune = requireNpovExamples(
           devFiles.flatMap((f) => readExamples(f)),
           "train-support",
@@ -180,26 +188,30 @@ export function registerSupport(program: Command): void {
         bar.stop();
         const seconds = (performance.now() - started) / 1000;
         const command = `pnpm npov train-support --out ${opts.out} --kb ${opts.kb} --per-topic ${perTopic} --template-per-topic ${opts.templatePerTopic} --shapes-per-topic ${opts.shapesPerTopic}${devFiles.length > 0 ? ` --dev ${devFiles.join(",")}` : ""} --tune-weight ${tuneWeight} --l2 ${l2}${opts.cvFolds === 5 ? "" : ` --cv-folds ${opts.cvFolds}`} --seed ${seed}`;
-        saveSpecificityTable(join(opts.out as string, "specificity.json"), training.specificity, {
-          kb: opts.kb,
-          splits: ["train", "dev"],
+        // The three files go into a copy of the folder that is swapped in at the end: a run that fails leaves
+        // the old model whole, never one file of each training.
+        writeFolderAtomic(opts.out, (folder) => {
+          saveSpecificityTable(join(folder, "specificity.json"), training.specificity, {
+            kb: opts.kb,
+            splits: ["train", "dev"],
+          });
+          saveSupportCombiner(join(folder, "combiner.json"), {
+            ...training.combiner,
+            meta: {
+              seed,
+              l2,
+              tuneWeight,
+              counts: training.counts,
+              command,
+              calibration: training.calibration,
+              ...(training.crossValidation === undefined ? {} : { crossValidation: training.crossValidation }),
+            },
+          });
+          writeFileAtomic(
+            join(folder, "README.md"),
+            supportCard(training, { kb: opts.kb, command, seconds, tuneWeight }),
+          );
         });
-        saveSupportCombiner(join(opts.out as string, "combiner.json"), {
-          ...training.combiner,
-          meta: {
-            seed,
-            l2,
-            tuneWeight,
-            counts: training.counts,
-            command,
-            calibration: training.calibration,
-            ...(training.crossValidation === undefined ? {} : { crossValidation: training.crossValidation }),
-          },
-        });
-        writeFileAtomic(
-          join(opts.out as string, "README.md"),
-          supportCard(training, { kb: opts.kb, command, seconds, tuneWeight }),
-        );
         const cv = training.crossValidation;
         out(
           `trained the support combiner on ${training.counts.chatbot + training.counts.template + training.counts.extra} synthetic + ${training.counts.tune} tune examples in ${seconds.toFixed(0)} s${cv === undefined ? "" : `; tune-part ${cv.folds}-fold cross-validation ROC AUC: hallucination ${cv.hallucination?.toFixed(3) ?? "n/a"}, coverage ${cv.coverage?.toFixed(3) ?? "n/a"}`}; written to ${opts.out}`,
@@ -249,8 +261,18 @@ export function registerSupportReport(program: Command): void {
         seed: number;
         writeData?: string;
       }) => {
-        if (opts.writeData !== undefined) checkOutputPath(opts.writeData);
         const devFiles = typeof opts.dev === "string" ? opts.dev.split(",").filter((f) => f.length > 0) : [];
+        if (opts.writeData !== undefined) {
+          checkOutputPath(opts.writeData);
+          refuseOutputOverInput(
+            [{ flag: "--write-data", path: opts.writeData }],
+            [
+              ...knowledgeBasePaths(opts.kb),
+              ...devFiles.map((f) => ({ flag: "--dev", path: f })),
+              ...(opts.groundingDev === undefined ? [] : [{ flag: "--grounding-dev", path: opts.groundingDev }]),
+            ],
+          );
+        }
         const bar = progressBar("scoring", "");
         const { table, data } = await shapeReport({
           kb: openKnowledgeBase(opts.kb as string),

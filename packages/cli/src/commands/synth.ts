@@ -1,4 +1,4 @@
-import { checkOutputPath, openKnowledgeBase, parseSplit, writeExamples } from "@npov/core";
+import { checkOutputPath, openKnowledgeBase, parseSplit, refuseOutputOverInput, writeExamples } from "@npov/core";
 import {
   buildDataset,
   buildShapeDataset,
@@ -9,7 +9,17 @@ import {
   summarizeDataset,
 } from "@npov/synth";
 import type { Command } from "commander";
-import { integerOption, MAX_PER_TOPIC, out, outJson, parseList, SEED_RANGE, table, UsageError } from "../util.js";
+import {
+  integerOption,
+  knowledgeBasePaths,
+  MAX_PER_TOPIC,
+  out,
+  outJson,
+  parseList,
+  SEED_RANGE,
+  table,
+  UsageError,
+} from "../util.js";
 
 /** Table 7 style text table of a dataset summary. */
 export function summaryTable(rows: readonly SliceSummary[]): string {
@@ -79,6 +89,7 @@ export function registerSynth(program: Command): void {
               ? [...SHAPES]
               : parseList(opts.shapes, SHAPES, "--shapes");
         const slices = parseList(opts.slices ?? SLICES.join(","), SLICES, "--slices");
+        refuseOutputOverInput([{ flag: "--out", path: opts.out }], knowledgeBasePaths(opts.kb));
         checkOutputPath(opts.out);
         const kb = openKnowledgeBase(opts.kb);
         const examples =

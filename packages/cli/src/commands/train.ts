@@ -1,13 +1,21 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { bpeModelTokenizerJson, trainBpe } from "@npov/autograd";
-import { ensureDirectory, type KnowledgeBase, openKnowledgeBase, writeFileAtomic } from "@npov/core";
+import {
+  ensureDirectory,
+  type KnowledgeBase,
+  openKnowledgeBase,
+  refuseOutputOverInput,
+  writeFileAtomic,
+  writeFolderAtomic,
+} from "@npov/core";
 import { buildDataset } from "@npov/synth";
 import { classifierPairs, generatorPairs, Seq2SeqTrainer, T5_SIZES, type TextPair } from "@npov/train";
 import type { Command } from "commander";
 import { progressBar } from "../progress.js";
 import {
   integerOption,
+  knowledgeBasePaths,
   MAX_PER_TOPIC,
   numberOption,
   out,
@@ -76,6 +84,10 @@ export function registerTrain(program: Command): void {
       if (opts.task !== "generate" && opts.task !== "classify")
         throw new UsageError(`--task must be generate or classify, got "${opts.task}".`);
       const seed = opts.seed;
+      refuseOutputOverInput(
+        [{ flag: "--out", path: opts.out, folder: true }],
+        [{ flag: "--work", path: opts.work }, ...knowledgeBasePaths(opts.kb)],
+      );
       prepareOutputFolder(opts.out as string);
       const work = opts.work as string;
       ensureDirectory(work);
@@ -106,7 +118,10 @@ export function registerTrain(program: Command): void {
         bar.update(e.step, trainer.options.steps, { loss: e.loss.toFixed(3), dev: devLoss });
       });
       bar.stop();
-      const files = trainer.exportModel(opts.out as string, { npov_task: opts.task });
+      // Exported into a copy of the folder and swapped in: a failed export leaves the old model whole.
+      const files = writeFolderAtomic(opts.out as string, (folder) =>
+        trainer.exportModel(folder, { npov_task: opts.task }),
+      );
       const history = trainer.history();
       const last = history.at(-1);
       out(

@@ -1,9 +1,9 @@
 import { join } from "node:path";
-import { openKnowledgeBase, writeFileAtomic } from "@npov/core";
+import { openKnowledgeBase, refuseOutputOverInput, writeFileAtomic, writeFolderAtomic } from "@npov/core";
 import { cosine, loadWordNet, saveWordVectors, trainWordVectors, type WordVectors } from "@npov/rouge";
 import { vectorCorpus } from "@npov/train";
 import type { Command } from "commander";
-import { integerOption, out, prepareOutputFolder, SEED_RANGE } from "../util.js";
+import { integerOption, knowledgeBasePaths, out, prepareOutputFolder, SEED_RANGE } from "../util.js";
 
 /** Rank of WordNet synonyms among each word's neighbours: a sanity check for the card. */
 export function synonymRanks(
@@ -43,6 +43,7 @@ export function registerVectors(program: Command): void {
     .option(...integerOption("--min-count <n>", "minimum word frequency", { min: 1, max: 1_000_000_000 }, 3))
     .option(...integerOption("--seed <n>", "random seed", SEED_RANGE, 0))
     .action((opts: { kb: string; out: string; dim: number; epochs: number; minCount: number; seed: number }) => {
+      refuseOutputOverInput([{ flag: "--out", path: opts.out, folder: true }], knowledgeBasePaths(opts.kb));
       prepareOutputFolder(opts.out);
       const kbNames = (opts.kb as string).split(",").map((k) => k.trim());
       const groups = vectorCorpus(kbNames.map((k) => openKnowledgeBase(k)));
@@ -50,19 +51,22 @@ export function registerVectors(program: Command): void {
       const options = { dim: opts.dim, epochs: opts.epochs, minCount: opts.minCount, seed: opts.seed };
       const v = trainWordVectors(groups, options);
       const seconds = (performance.now() - started) / 1000;
-      saveWordVectors(opts.out as string, v);
       const check = synonymRanks(v);
       const sentences = groups.reduce((a, g) => a + g.length, 0);
-      writeFileAtomic(
-        join(opts.out as string, "README.md"),
-        `# npov-vectors\n\nWord vectors made by npov for paraphrase-robust matching (@npov/rouge soft matching and alignment).\n\n` +
-          `* Method: skip-gram with negative sampling; a word's contexts are its sentence window (4) and every word of the sentence's paraphrases (knowledge-base paraphrase clusters say the same thing), so words used interchangeably across paraphrases move together.\n` +
-          `* Data: ${kbNames.join(", ")}, train and dev topics only (test topics held out): ${groups.length} groups, ${sentences} sentences (claims, queries, arguments with their paraphrases, reference responses).\n` +
-          `* Size: ${v.index.size} words x ${v.dim} dimensions = ${(v.index.size * v.dim).toLocaleString("en-US")} parameters (float32, ${((v.index.size * v.dim * 4) / 1e6).toFixed(2)} MB).\n` +
-          `* Command: \`pnpm npov train-vectors --kb ${opts.kb} --out ${opts.out} --dim ${options.dim} --epochs ${options.epochs} --min-count ${options.minCount} --seed ${options.seed}\` (deterministic; ${seconds.toFixed(0)} s on 2 cores).\n` +
-          `* Sanity check (WordNet synonym pairs within the vocabulary, first sense): ${check.pairs} pairs, median rank of the synonym among all ${v.index.size - 1} other words ${check.medianRank} (random: ~${check.randomMedianRank}), mean reciprocal rank ${check.meanReciprocalRank.toFixed(3)}.\n` +
-          `* License: derived from Perspectrum (Chen et al., NAACL 2019), CC BY-SA 4.0; these vectors are distributed under CC BY-SA 4.0 with that attribution.\n`,
-      );
+      // Written into a copy of the folder and swapped in: a failure leaves the old vectors whole.
+      writeFolderAtomic(opts.out, (folder) => {
+        saveWordVectors(folder, v);
+        writeFileAtomic(
+          join(folder, "README.md"),
+          `# npov-vectors\n\nWord vectors made by npov for paraphrase-robust matching (@npov/rouge soft matching and alignment).\n\n` +
+            `* Method: skip-gram with negative sampling; a word's contexts are its sentence window (4) and every word of the sentence's paraphrases (knowledge-base paraphrase clusters say the same thing), so words used interchangeably across paraphrases move together.\n` +
+            `* Data: ${kbNames.join(", ")}, train and dev topics only (test topics held out): ${groups.length} groups, ${sentences} sentences (claims, queries, arguments with their paraphrases, reference responses).\n` +
+            `* Size: ${v.index.size} words x ${v.dim} dimensions = ${(v.index.size * v.dim).toLocaleString("en-US")} parameters (float32, ${((v.index.size * v.dim * 4) / 1e6).toFixed(2)} MB).\n` +
+            `* Command: \`pnpm npov train-vectors --kb ${opts.kb} --out ${opts.out} --dim ${options.dim} --epochs ${options.epochs} --min-count ${options.minCount} --seed ${options.seed}\` (deterministic; ${seconds.toFixed(0)} s on 2 cores).\n` +
+            `* Sanity check (WordNet synonym pairs within the vocabulary, first sense): ${check.pairs} pairs, median rank of the synonym among all ${v.index.size - 1} other words ${check.medianRank} (random: ~${check.randomMedianRank}), mean reciprocal rank ${check.meanReciprocalRank.toFixed(3)}.\n` +
+            `* License: derived from Perspectrum (Chen et al., NAACL 2019), CC BY-SA 4.0; these vectors are distributed under CC BY-SA 4.0 with that attribution.\n`,
+        );
+      });
       out(
         `trained ${v.index.size} x ${v.dim} vectors in ${seconds.toFixed(0)} s; synonym median rank ${check.medianRank} of ${v.index.size - 1} (random ~${check.randomMedianRank}); written to ${opts.out}`,
       );
