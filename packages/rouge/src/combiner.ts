@@ -107,11 +107,7 @@ export const COVERAGE_FEATURES: readonly string[] = [
   "support.uncoveredAssigned",
   "support.uncoveredShare",
   "support.weakestClaim",
-  "support.massUncovered",
   "support.statedDeficit",
-  "support.extraSwitchShare",
-  "support.scatteredShare",
-  "support.mixedBlockShare",
 ];
 
 function feature(features: Record<string, number>, name: string): number {

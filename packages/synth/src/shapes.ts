@@ -41,6 +41,8 @@ import { writeReferenceResponse } from "./writer.js";
  * The response shapes of {@link buildShapeDataset}:
  * - `npov-claim-first` / `-middle` / `-last`: an NPOV input, a chatbot-style answer, and its twin with one
  *   invented argument as the first sentence, between argument sentences, or after everything (the closing too);
+ * - `npov-claim-clause`: the invented argument appended as a clause to a sentence that states a given one
+ *   ("..., and that uniforms improve school safety."), the way a chatbot slips an extra claim in;
  * - `npov-plain`: a template answer with no framing sentence, the invented argument at a random position;
  * - `one-sentence`: one source document, a one-sentence answer;
  * - `qa`: one source document and the question, a short answer (or one that only restates the question);
@@ -54,6 +56,7 @@ export type Shape =
   | "npov-claim-first"
   | "npov-claim-middle"
   | "npov-claim-last"
+  | "npov-claim-clause"
   | "npov-plain"
   | "one-sentence"
   | "qa"
@@ -68,6 +71,7 @@ export const SHAPES: readonly Shape[] = [
   "npov-claim-first",
   "npov-claim-middle",
   "npov-claim-last",
+  "npov-claim-clause",
   "npov-plain",
   "one-sentence",
   "qa",
@@ -917,6 +921,56 @@ function makeNpovClaim(
   return [clean, bad];
 }
 
+/** Clause leads of an appended claim: `, and that ` joins it to the sentence of a given argument. */
+const CLAUSE_LEADS: readonly string[] = [", and that ", ", and also that ", ", adding that ", "; they add that "];
+
+function makeNpovClause(ctx: TopicContext, input: NpovInput, rng: Rng): Made[] | undefined {
+  const written = writeChatbotResponse(input, { seed: rng.int(2 ** 31), names: [...ctx.names] });
+  const claim = npovClaim(ctx, input, written.response, rng, false);
+  if (claim === undefined) return undefined;
+  const targets = written.sentences.flatMap((s, i) => (s.role === "argument" ? [i] : []));
+  if (targets.length === 0) return undefined;
+  const i = rng.pick(targets);
+  const target = written.sentences[i] as { start: number; end: number };
+  const text = written.response.slice(target.start, target.end);
+  // Before the sentence's closing punctuation.
+  const cut = target.start + text.replace(/[.!?]+["'\u201d\u2019)]*\s*$/u, "").length;
+  const lead = rng.pick(CLAUSE_LEADS);
+  const claimText = lowercaseInitial(claim.text.replace(/[.!?]+$/u, ""), ctx.names);
+  const added = `${lead}${claimText}`;
+  const response = `${written.response.slice(0, cut)}${added}${written.response.slice(cut)}`;
+  const shift = (x: number) => (x >= cut ? x + added.length : x);
+  const start = cut + lead.length;
+  const n = written.sentences.length;
+  const position: ClaimPosition = n === 1 ? "only" : i === 0 ? "first" : i === n - 1 ? "last" : "middle";
+  return [
+    {
+      kind: "clean",
+      input,
+      rendered: { response: written.response, hallucinatedSpans: [], provenance: [], position: "none" },
+      labels: { hallucination: false, coverage: false },
+      argumentSpans: written.argumentSpans,
+    },
+    {
+      kind: "invented-clause",
+      input,
+      rendered: {
+        response,
+        hallucinatedSpans: [{ start, end: start + claimText.length }],
+        provenance: [],
+        position,
+        invented: {
+          text: claimText,
+          ...(claim.usable.argument.id === undefined ? {} : { argumentId: claim.usable.argument.id }),
+          perspective: claim.usable.label,
+        },
+      },
+      labels: { hallucination: true, coverage: false },
+      argumentSpans: written.argumentSpans.map((s) => ({ ...s, start: shift(s.start), end: shift(s.end) })),
+    },
+  ];
+}
+
 function makeNpovPlain(ctx: TopicContext, input: NpovInput, rng: Rng): Made[] | undefined {
   const style = rng.next() < 0.5 ? "close" : "free";
   const written = writeReferenceResponse(input, { seed: rng.int(2 ** 31), style, names: [...ctx.names] });
@@ -1057,7 +1111,9 @@ export function buildShapeDataset(
           made =
             shape === "npov-plain"
               ? makeNpovPlain(ctx, input, rng)
-              : makeNpovClaim(ctx, input, rng, shape.slice("npov-claim-".length) as "first" | "middle" | "last");
+              : shape === "npov-claim-clause"
+                ? makeNpovClause(ctx, input, rng)
+                : makeNpovClaim(ctx, input, rng, shape.slice("npov-claim-".length) as "first" | "middle" | "last");
         } else if (shape === "one-sentence") made = makeOneSentence(ctx, rng);
         else if (shape === "qa") made = makeQa(ctx, rng);
         else if (shape === "dialogue") made = makeDialogue(ctx, rng);
