@@ -241,6 +241,11 @@ async function differentiate(copy: ModelProto, options: GradientOptions, analysi
       fact(t); // throws a clear error for a tensor the probe did not see
       return dynamicDims(t);
     },
+    sameDims: (a, c) => {
+      const same = (x?: number[], y?: number[]) =>
+        x !== undefined && y !== undefined && x.length === y.length && x.every((d, k) => d === y[k]);
+      return same(facts.get(a)?.dims, facts.get(c)?.dims) && same(other.get(a)?.dims, other.get(c)?.dims);
+    },
     active: (t) => active.has(t),
     shape: (t) => {
       let s = shapes.get(t);

@@ -22,6 +22,11 @@ export interface RuleContext {
   elemType(tensor: string): number;
   /** Probed dims, with dims that vary between probes (dynamic) reported as 1: use for static shortcuts only. */
   dims(tensor: string): number[];
+  /**
+   * Whether two probed tensors had the same dims in both probes (whose symbolic sizes differ): then they
+   * have the same shape for every input, and nothing was broadcast between them.
+   */
+  sameDims(a: string, b: string): boolean;
   /** Whether the tensor needs a gradient (it depends on a `wrt` tensor). */
   active(tensor: string): boolean;
   /** A Shape node of the tensor (cached). */
@@ -169,8 +174,12 @@ export function sumTo(
   gRank: number,
   x: string,
   target?: { rank: number; dims: number[] },
+  like?: string,
 ): string {
   const { b } = ctx;
+  // A gradient shaped like `like` (a probed tensor, e.g. the node's output) needs no reduction when x has
+  // its dims in every probe: the elementwise ops of a chain then cost no Shape/Equal/NonZero nodes.
+  if (target === undefined && like !== undefined && ctx.sameDims(like, x)) return g;
   const rx = target?.rank ?? ctx.rank(x);
   const dims = target?.dims ?? ctx.dims(x);
   let out = g;
@@ -296,7 +305,7 @@ export const RULES: Record<string, Rule> = {
   Flatten: unary((ctx, n, g) => ctx.b.op("Reshape", [g, ctx.shape(n.input[0] as string)])),
   Squeeze: unary((ctx, n, g) => ctx.b.op("Reshape", [g, ctx.shape(n.input[0] as string)])),
   Unsqueeze: unary((ctx, n, g) => ctx.b.op("Reshape", [g, ctx.shape(n.input[0] as string)])),
-  Expand: unary((ctx, n, g) => sumTo(ctx, g, outRank(ctx, n), n.input[0] as string)),
+  Expand: unary((ctx, n, g) => sumTo(ctx, g, outRank(ctx, n), n.input[0] as string, undefined, n.output[0])),
   Transpose: unary((ctx, n, g) => {
     const r = ctx.rank(n.input[0] as string);
     const perm = attrInts(n, "perm") ?? Array.from({ length: r }, (_, i) => r - 1 - i);
@@ -311,26 +320,34 @@ export const RULES: Record<string, Rule> = {
     if (g === undefined) return [];
     const [a, c] = n.input as [string, string];
     const r = outRank(ctx, n);
-    return [ctx.active(a) ? sumTo(ctx, g, r, a) : undefined, ctx.active(c) ? sumTo(ctx, g, r, c) : undefined];
+    const y = n.output[0];
+    return [
+      ctx.active(a) ? sumTo(ctx, g, r, a, undefined, y) : undefined,
+      ctx.active(c) ? sumTo(ctx, g, r, c, undefined, y) : undefined,
+    ];
   },
   Sum: (ctx, n, [g]) =>
-    g === undefined ? [] : n.input.map((x) => (ctx.active(x) ? sumTo(ctx, g, outRank(ctx, n), x) : undefined)),
+    g === undefined
+      ? []
+      : n.input.map((x) => (ctx.active(x) ? sumTo(ctx, g, outRank(ctx, n), x, undefined, n.output[0]) : undefined)),
   Sub: (ctx, n, [g]) => {
     if (g === undefined) return [];
     const [a, c] = n.input as [string, string];
     const r = outRank(ctx, n);
+    const y = n.output[0];
     return [
-      ctx.active(a) ? sumTo(ctx, g, r, a) : undefined,
-      ctx.active(c) ? sumTo(ctx, ctx.b.op("Neg", [g]), r, c) : undefined,
+      ctx.active(a) ? sumTo(ctx, g, r, a, undefined, y) : undefined,
+      ctx.active(c) ? sumTo(ctx, ctx.b.op("Neg", [g]), r, c, undefined, y) : undefined,
     ];
   },
   Mul: (ctx, n, [g]) => {
     if (g === undefined) return [];
     const [a, c] = n.input as [string, string];
     const r = outRank(ctx, n);
+    const y = n.output[0];
     return [
-      ctx.active(a) ? sumTo(ctx, ctx.b.op("Mul", [g, c]), r, a) : undefined,
-      ctx.active(c) ? sumTo(ctx, ctx.b.op("Mul", [g, a]), r, c) : undefined,
+      ctx.active(a) ? sumTo(ctx, ctx.b.op("Mul", [g, c]), r, a, undefined, y) : undefined,
+      ctx.active(c) ? sumTo(ctx, ctx.b.op("Mul", [g, a]), r, c, undefined, y) : undefined,
     ];
   },
   Div: (ctx, n, [g]) => {
@@ -339,8 +356,10 @@ export const RULES: Record<string, Rule> = {
     const y = n.output[0] as string;
     const r = outRank(ctx, n);
     return [
-      ctx.active(a) ? sumTo(ctx, ctx.b.op("Div", [g, c]), r, a) : undefined,
-      ctx.active(c) ? sumTo(ctx, ctx.b.op("Neg", [ctx.b.op("Div", [ctx.b.op("Mul", [g, y]), c])]), r, c) : undefined,
+      ctx.active(a) ? sumTo(ctx, ctx.b.op("Div", [g, c]), r, a, undefined, y) : undefined,
+      ctx.active(c)
+        ? sumTo(ctx, ctx.b.op("Neg", [ctx.b.op("Div", [ctx.b.op("Mul", [g, y]), c])]), r, c, undefined, y)
+        : undefined,
     ];
   },
   Pow: (ctx, n, [g]) => {
@@ -362,7 +381,7 @@ export const RULES: Record<string, Rule> = {
       const pf = ctx.elemType(p) === type ? p : b.op("Cast", [p], { to: type });
       d = b.op("Mul", [pf, b.op("Pow", [x, b.op("Sub", [pf, one(ctx, x)])])]);
     }
-    return [sumTo(ctx, b.op("Mul", [g, d]), outRank(ctx, n), x)];
+    return [sumTo(ctx, b.op("Mul", [g, d]), outRank(ctx, n), x, undefined, n.output[0])];
   },
 
   Softmax: (ctx, n, [g]) => {
@@ -574,10 +593,11 @@ export const RULES: Record<string, Rule> = {
     const [cond, a, c] = n.input as [string, string, string];
     const z = zero(ctx, n.output[0] as string);
     const r = outRank(ctx, n);
+    const y = n.output[0];
     return [
       undefined,
-      ctx.active(a) ? sumTo(ctx, ctx.b.op("Where", [cond, g, z]), r, a) : undefined,
-      ctx.active(c) ? sumTo(ctx, ctx.b.op("Where", [cond, z, g]), r, c) : undefined,
+      ctx.active(a) ? sumTo(ctx, ctx.b.op("Where", [cond, g, z]), r, a, undefined, y) : undefined,
+      ctx.active(c) ? sumTo(ctx, ctx.b.op("Where", [cond, z, g]), r, c, undefined, y) : undefined,
     ];
   },
 
@@ -628,7 +648,9 @@ export const RULES: Record<string, Rule> = {
   Mean: (ctx, n, [g]) => {
     if (g === undefined) return [];
     const share = ctx.b.op("Div", [g, ctx.b.scalar(n.input.length, ctx.elemType(n.output[0] as string))]);
-    return n.input.map((x) => (ctx.active(x) ? sumTo(ctx, share, outRank(ctx, n), x) : undefined));
+    return n.input.map((x) =>
+      ctx.active(x) ? sumTo(ctx, share, outRank(ctx, n), x, undefined, n.output[0]) : undefined,
+    );
   },
   ReduceMax: (ctx, n, gys) => reduceExtremumGradient(ctx, n, gys),
   ReduceMin: (ctx, n, gys) => reduceExtremumGradient(ctx, n, gys),
@@ -773,7 +795,7 @@ function extremumGradient(ctx: RuleContext, n: NodeProto, [g]: Array<string | un
   const share = ctx.b.op("Div", [g, ctx.b.op("Sum", masks)]);
   const r = outRank(ctx, n);
   return n.input.map((x, k) =>
-    ctx.active(x) ? sumTo(ctx, ctx.b.op("Mul", [share, masks[k] as string]), r, x) : undefined,
+    ctx.active(x) ? sumTo(ctx, ctx.b.op("Mul", [share, masks[k] as string]), r, x, undefined, y) : undefined,
   );
 }
 

@@ -82,8 +82,8 @@ export const OP_CASES: OpCase[] = [
   ...unary("Softplus", 7, { dtype: "float" }),
   ...unary("LeakyRelu", 7, { attrs: { alpha: 0.2 }, dtype: "float" }),
   ...unary("Erf", 9, { dtype: "float" }),
-  ...unary("Sin", 7, { dtype: "float" }),
-  ...unary("Cos", 7, { dtype: "float" }),
+  ...unary("Sin", 7),
+  ...unary("Cos", 7),
   ...both("Gelu", 20, { name: "Gelu (exact)", inputs: [x([2, 3])], nodes: [["Gelu", ["x"], ["out"]]], dtype: "float" }),
   ...both("Gelu", 20, {
     name: "Gelu (tanh approximation)",
@@ -229,7 +229,6 @@ export const OP_CASES: OpCase[] = [
     name: "LayerNormalization (x, scale, bias)",
     inputs: [x([2, 3, 4]), { name: "s", dims: [4] }, { name: "b", dims: [4] }],
     nodes: [["LayerNormalization", ["x", "s", "b"], ["out"], { axis: -1, epsilon: 1e-5 }]],
-    dtype: "float",
   }),
   ...both("RMSNormalization", 23, {
     name: "RMSNormalization (x, scale; last two axes)",
