@@ -5,9 +5,10 @@
  * the model relied on.
  *
  * Framing: the classifier reads `[CLS] premise [SEP] hypothesis [SEP]` (the tokenizer's own pair template);
- * for an NPOV input the premise is the arguments (in perspective order, joined by spaces) and the hypothesis
- * is the whole response -- "do the arguments entail the response?", the direction the `nli` detector uses
- * for hallucination. The query and topic are not part of the premise: they are questions, not evidence.
+ * for an NPOV input the premise is the arguments (in perspective order, joined by spaces) -- for a sources
+ * input, the sources' sentences -- and the hypothesis is the whole response: "does the evidence entail the
+ * response?", the direction the `nli` detector uses for hallucination, attributed in one pass over the
+ * whole pair. The query and topic are not part of the premise: they are questions, not evidence.
  *
  * Computation: the same normalised graph as every npov gradient (`loadPretrained` -> `normalizeModel`,
  * quantized weights dequantized, fp16 widened), cut at the word-embedding lookup
@@ -44,13 +45,13 @@ import {
   UnsupportedModelError,
 } from "@npov/autograd";
 import {
+  type CheckInput,
   ContextTooLongError,
+  groundingOf,
   InvalidScoreError,
   InvalidValueError,
-  type NpovInput,
   requireScorableText,
   segmentWords,
-  validateInput,
   validateResponse,
 } from "@npov/core";
 import * as ort from "onnxruntime-node";
@@ -134,10 +135,13 @@ export interface EncoderSalienceMap {
 /** Below this scale sensitivity, gradient x input is an artefact of normalisation, not the model's reliance. */
 const SCALE_INVARIANT = 1e-3;
 
-/** An argument word of an NPOV input, with where it is. */
+/** An argument word of an NPOV input (or a word of a source's sentence), with where it is. */
 export interface EncoderArgumentWord extends EncoderWord {
+  /** The perspective (sources input: the source) and argument (sources input: the sentence) it is in. */
   perspective: number;
   argument: number;
+  /** Sources input only: the source and the word's offsets in that source's text. */
+  origin?: { source: number; start: number; end: number };
 }
 
 /** The NPOV framing of {@link EncoderSalience.scoreInput}: argument words (premise) and response words (hypothesis). */
@@ -519,50 +523,51 @@ export class EncoderSalience {
 
   /**
    * The NPOV framing (see the module comment): the arguments are the premise, the response the
-   * hypothesis. Argument words keep their perspective and argument and offsets into the argument's text.
+   * hypothesis. Argument words keep their perspective and argument and offsets into the argument's text. A
+   * sources input ({query?, sources}) works the same with each source's sentences as its arguments (see
+   * @npov/core `groundingOf`); its words also say where they are in the source.
    * @throws as {@link EncoderSalience.score}, and typed errors for an invalid input or response.
    */
-  async scoreInput(input: NpovInput, response: string): Promise<EncoderInputSalience> {
-    const clean = validateInput(input);
+  async scoreInput(input: CheckInput, response: string): Promise<EncoderInputSalience> {
+    const grounding = groundingOf(input);
     const text = validateResponse(response);
     if (this.options.unrepresentableText === "error")
       requireRepresentable(this.files.dir, this.files.tokenizer, [
-        ...clean.perspectives.flatMap((p, k) =>
+        ...grounding.perspectives.flatMap((p, k) =>
           p.arguments.map((a, j) => ({ path: `perspectives[${k}].arguments[${j}]`, text: a.text })),
         ),
         { path: "response", text },
       ]);
-    const pieces: Array<{ perspective: number; argument: number; start: number; end: number; text: string }> = [];
+    const pieces: Array<{ perspective: number; argument: number; start: number; end: number }> = [];
     let premise = "";
-    clean.perspectives.forEach((p, k) => {
+    grounding.perspectives.forEach((p, k) => {
       p.arguments.forEach((a, j) => {
         if (premise.length > 0) premise += " ";
-        pieces.push({
-          perspective: k,
-          argument: j,
-          start: premise.length,
-          end: premise.length + a.text.length,
-          text: a.text,
-        });
+        pieces.push({ perspective: k, argument: j, start: premise.length, end: premise.length + a.text.length });
         premise += a.text;
       });
     });
     const map = await this.scoreChecked(premise, text);
     const argumentWords: EncoderArgumentWord[] = map.premise.words.flatMap((w) => {
       const piece = pieces.find((x) => w.start >= x.start && w.end <= x.end);
-      return piece === undefined
-        ? []
-        : [
-            {
-              ...w,
-              start: w.start - piece.start,
-              end: w.end - piece.start,
-              perspective: piece.perspective,
-              argument: piece.argument,
-            },
-          ];
+      if (piece === undefined) return [];
+      const start = w.start - piece.start;
+      const end = w.end - piece.start;
+      const unit = grounding.units?.[piece.perspective]?.[piece.argument];
+      return [
+        {
+          ...w,
+          start,
+          end,
+          perspective: piece.perspective,
+          argument: piece.argument,
+          ...(unit !== undefined
+            ? { origin: { source: unit.source, start: unit.start + start, end: unit.start + end } }
+            : {}),
+        },
+      ];
     });
-    const perspectives = clean.perspectives.map((p, k) => {
+    const perspectives = grounding.perspectives.map((p, k) => {
       const args = p.arguments.map((a, j) => ({
         text: a.text,
         share: argumentWords.filter((w) => w.perspective === k && w.argument === j).reduce((s, w) => s + w.share, 0),
