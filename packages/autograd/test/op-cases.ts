@@ -2,8 +2,12 @@
 // minimal graph at the op's oldest opset (its first version, or 7, onnxruntime's oldest) and at the newest
 // opset onnxruntime-node loads (26), each checked against central finite differences by op-coverage.test.ts.
 // scripts/models-doc.ts reads this list to write docs/models.md's op-coverage table.
-import { makeTensor, NEWEST_OPSET, type TensorProto } from "@npov/autograd";
-import { i64, type NodeSpec } from "./helpers.js";
+import { DataType, makeTensor, NEWEST_OPSET, type TensorProto } from "@npov/autograd";
+// Types only: scripts/models-doc.ts imports this file outside vitest, where helpers.ts (vitest's expect) cannot load.
+import type { NodeSpec } from "./helpers.js";
+
+const i64 = (name: string, values: number[], dims = [values.length]) =>
+  makeTensor(name, BigInt64Array.from(values.map(BigInt)), dims, DataType.INT64);
 
 export interface OpCaseInput {
   name: string;
