@@ -55,7 +55,7 @@ import {
   validateResponse,
 } from "@npov/core";
 import * as ort from "onnxruntime-node";
-import { alignTokens, tokensIn } from "./align.js";
+import { alignTokens, type TokenSpan, tokensIn } from "./align.js";
 import type { SalienceVariant } from "./detector.js";
 
 /** Options of {@link EncoderSalience.fromPretrained}. */
@@ -132,6 +132,9 @@ export interface EncoderSalienceMap {
   scaleInvariant: boolean;
 }
 
+/** Premises whose tokens and alignment an EncoderSalience keeps (oldest dropped first). */
+const PREMISE_CACHE = 32;
+
 /** Below this scale sensitivity, gradient x input is an artefact of normalisation, not the model's reliance. */
 const SCALE_INVARIANT = 1e-3;
 
@@ -183,6 +186,8 @@ export class EncoderSalience {
   readonly name = "encoder-salience";
   private built: Promise<Built> | undefined;
   private contextCache: ModelContext | undefined;
+  /** Token ids and spans of recent premises (see {@link PREMISE_CACHE}). */
+  private readonly premises = new Map<string, { ids: number[]; spans: TokenSpan[] }>();
 
   private constructor(
     readonly files: PretrainedFiles,
@@ -302,13 +307,16 @@ export class EncoderSalience {
     const tokenizer = this.files.tokenizer;
     const { tokens: limit, source } = this.context;
     const model = this.files.dir;
-    const premiseIds = encodeForContext(tokenizer, premise, {
-      limit,
-      addSpecialTokens: false,
-      model,
-      what: "the premise",
-      source,
-    });
+    const cached = this.premises.get(premise);
+    const premiseIds =
+      cached?.ids ??
+      encodeForContext(tokenizer, premise, {
+        limit,
+        addSpecialTokens: false,
+        model,
+        what: "the premise",
+        source,
+      });
     const hypothesisIds = encodeForContext(tokenizer, hypothesis, {
       limit,
       reserved: premiseIds.length,
@@ -450,7 +458,14 @@ export class EncoderSalience {
       for (let j = 0; j < dim; j++) s += (gradient[k * dim + j] as number) * (embeds[k * dim + j] as number);
       return s;
     };
-    const premiseSpans = alignTokens(this.files.tokenizer, pair.premiseIds, premise);
+    // One premise is usually scored against many hypotheses (every response to the same arguments):
+    // its tokens and their alignment to the text are kept for the next pairs.
+    let premiseSpans = this.premises.get(premise)?.spans;
+    if (premiseSpans === undefined) {
+      premiseSpans = alignTokens(this.files.tokenizer, pair.premiseIds, premise);
+      if (this.premises.size >= PREMISE_CACHE) this.premises.delete(this.premises.keys().next().value as string);
+      this.premises.set(premise, { ids: pair.premiseIds, spans: premiseSpans });
+    }
     const hypothesisSpans = alignTokens(this.files.tokenizer, pair.hypothesisIds, hypothesis);
     const tokens: EncoderToken[] = pair.ids.map((id, k) => {
       const inPremise = k >= pair.premiseAt && k < pair.premiseAt + pair.premiseIds.length;
