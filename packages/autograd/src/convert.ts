@@ -9,6 +9,9 @@
  * change the function, not just its precision: the exporter's float32-rounded `log(16)` makes the double
  * chain give 1.99999999 at d = 16, which truncates to bucket 1 where the float32 model has 2. Where such a
  * float32 tensor also feeds the double part, a Cast to double (exact) is inserted.
+ *
+ * fp32 -> fp64 also writes every float64 Erf in standard ops (onnxruntime has no float64 Erf kernel, and
+ * BERT-family GELUs use Erf): see `doubleErf` below.
  */
 import {
   DataType,
