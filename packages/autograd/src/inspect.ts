@@ -171,11 +171,7 @@ function isFloatType(t: number): boolean {
   return t === DataType.FLOAT || t === DataType.FLOAT16 || t === DataType.DOUBLE || t === 16;
 }
 
-function inspectFile(
-  dir: string,
-  file: string,
-  dtype: ModelDtype,
-): { info: InspectedFile; normalized?: ModelProto } {
+function inspectFile(dir: string, file: string, dtype: ModelDtype): { info: InspectedFile; normalized?: ModelProto } {
   const path = join(dir, file);
   const external = existsSync(`${path}_data`) || existsSync(`${path}.data`);
   const bytes =

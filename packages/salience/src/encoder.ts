@@ -379,6 +379,8 @@ export class EncoderSalience {
           input_ids: int64Tensor(ids, [1, n]),
           attention_mask: int64Tensor(new Array(n).fill(1), [1, n]),
           token_type_ids: int64Tensor(types ?? new Array(n).fill(0), [1, n]),
+          // Exports that take positions as an input (most compute them inside the graph).
+          position_ids: int64Tensor([...ids.keys()], [1, n]),
           inputs_embeds: new ort.Tensor(float, embeds, [1, n, dim]),
         }),
         { upstream: { logits: new ort.Tensor(float, upstream, [1, this.labels.length]) }, outputs: ["logits"] },
