@@ -1,22 +1,28 @@
 /**
- * Writes docs/models.md: the compatibility table of the model zoo (family x exporter x dtype x feature),
- * generated from ../shared/models/zoo by `inspectModel`, never by hand.
+ * Writes docs/models.md: the compatibility table of the model zoos (family x exporter x dtype x feature),
+ * generated from ../shared/models/zoo (language models) and ../shared/models/encoder-zoo (sequence
+ * classifiers) by `inspectModel`, and the op-coverage table of the gradient builder, generated from its
+ * rules (`coveredOps`, `ONNX_OP_VERSIONS`) and the cases that check them
+ * (packages/autograd/test/op-cases.ts) -- never by hand.
  *
  *   pnpm models-doc            # regenerate docs/models.md
  *   pnpm models-doc --check    # exit 1 if docs/models.md is stale
  *
  * The table is static inspection (normalisation + gradient-path ops); the zoo tests
- * (packages/{salience,classifier,generate}/test/zoo.test.ts) run every feature on every file.
+ * (packages/{salience,classifier,generate}/test/zoo.test.ts, packages/salience/test/encoder-zoo.test.ts)
+ * run every feature on every file.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { inspectModel } from "@npov/autograd";
+import { coveredOps, type FeatureSupport, gradientKind, inspectModel, ONNX_OP_VERSIONS } from "@npov/autograd";
 import { writeFileAtomic } from "@npov/core";
+import { OP_CASES, OP_CASES_TEST } from "../packages/autograd/test/op-cases.js";
 
 const ROOT = join(fileURLToPath(import.meta.url), "../..");
 export const ZOO_DIR = join(ROOT, "../shared/models/zoo");
+export const ENCODER_ZOO_DIR = join(ROOT, "../shared/models/encoder-zoo");
 export const MODELS_DOC = join(ROOT, "docs/models.md");
 
 interface ZooFolder {
@@ -27,7 +33,7 @@ interface ZooFolder {
   architecture: string;
 }
 
-const yes = (s: { supported: boolean }) => (s.supported ? "yes" : "**no**");
+const yes = (s: FeatureSupport) => (s.applicable === false ? "--" : s.supported ? "yes" : "**no**");
 const cell = (s: string) => s.replaceAll("|", "\\|").replaceAll("\n", " ");
 
 /** `text` as the project's formatter (biome, which `pnpm lint` runs) writes Markdown. */
@@ -40,17 +46,36 @@ function formatMarkdown(text: string): string {
   return r.stdout;
 }
 
-/** The Markdown of docs/models.md for the zoo at `zoo` (formatted as `pnpm lint` expects). */
-export async function renderModelsDoc(zoo = ZOO_DIR): Promise<string> {
-  return formatMarkdown(await rawModelsDoc(zoo));
+/** The Markdown of docs/models.md for the zoos (formatted as `pnpm lint` expects). */
+export async function renderModelsDoc(zoo = ZOO_DIR, encoderZoo = ENCODER_ZOO_DIR): Promise<string> {
+  return formatMarkdown(await rawModelsDoc(zoo, encoderZoo));
 }
 
-async function rawModelsDoc(zoo: string): Promise<string> {
-  const meta = JSON.parse(readFileSync(join(zoo, "zoo.json"), "utf8")) as { folders: ZooFolder[] };
+/**
+ * The op-coverage table: every op the gradient builder handles on a differentiable path, how (a rule, an
+ * exact zero gradient, a stop), its ONNX versions, and the opsets and cases that check it.
+ */
+export function opCoverageRows(): string[] {
+  const kinds = { rule: "rule", zero: "zero (exact a.e.)", stop: "stop (integer output)" } as const;
+  return coveredOps().map((op) => {
+    const cases = OP_CASES.filter((c) => c.op === op);
+    const opsets = [...new Set(cases.map((c) => c.opset))].sort((a, b) => a - b);
+    const names = [...new Set(cases.map((c) => c.name))];
+    const kind = gradientKind(op);
+    return `| ${op} | ${kind === undefined ? "--" : kinds[kind]} | ${(ONNX_OP_VERSIONS[op] ?? []).join(", ")} | ${opsets.join(", ")} | ${cell(names.join("; "))} |`;
+  });
+}
+
+async function rawModelsDoc(zoo: string, encoderZoo: string): Promise<string> {
+  const read = (dir: string) => JSON.parse(readFileSync(join(dir, "zoo.json"), "utf8")) as { folders: ZooFolder[] };
+  const folders = [
+    ...read(zoo).folders.map((f) => ({ ...f, dir: join(zoo, f.folder) })),
+    ...read(encoderZoo).folders.map((f) => ({ ...f, dir: join(encoderZoo, f.folder) })),
+  ];
   const rows: string[] = [];
   const notes: string[] = [];
-  for (const f of meta.folders) {
-    const r = await inspectModel(join(zoo, f.folder));
+  for (const f of folders) {
+    const r = await inspectModel(f.dir);
     const exporter = f.exporter.split(" (")[0] ?? f.exporter;
     for (const v of r.variants) {
       const contrib = [
@@ -76,9 +101,10 @@ async function rawModelsDoc(zoo: string): Promise<string> {
       }
       const normalized = [...flags, ...[...counts].map(([what, k]) => `${k} ${what}`)];
       rows.push(
-        `| ${f.folder} | ${f.kind} | ${cell(exporter)} | ${v.dtype} | ${v.files.map((x) => `\`${x.file.replace("onnx/", "")}\``).join(" + ")} | ${contrib.join(", ") || "--"} | ${yes(v.features.generation)} | ${yes(v.features.scoring)} | ${yes(v.features.salience)} | ${yes(v.features.tuning)} | ${cell(normalized.join("; "))} |`,
+        `| ${f.folder} | ${r.kind} | ${cell(exporter)} | ${v.dtype} | ${v.files.map((x) => `\`${x.file.replace("onnx/", "")}\``).join(" + ")} | ${contrib.join(", ") || "--"} | ${yes(v.features.generation)} | ${yes(v.features.scoring)} | ${yes(v.features.salience)} | ${yes(v.features.tuning)} | ${yes(v.features.nli)} | ${cell(normalized.join("; "))} |`,
       );
       for (const [feature, s] of Object.entries(v.features)) {
+        if (s.applicable === false) continue;
         for (const b of s.blockers) notes.push(`- ${f.folder} ${v.dtype}, ${feature}: ${cell(b)}`);
         for (const n of s.notes ?? []) notes.push(`- ${f.folder} ${v.dtype}, ${feature} (works): ${cell(n)}`);
       }
@@ -87,22 +113,30 @@ async function rawModelsDoc(zoo: string): Promise<string> {
   return [
     "# Models npov works with",
     "",
-    "Generated by `pnpm models-doc` from `../shared/models/zoo` (tiny random-weight models written by the real",
-    "exporters users' models come from; their README lists how each was made). Do not edit by hand:",
+    "Generated by `pnpm models-doc` from `../shared/models/zoo` (language models) and",
+    "`../shared/models/encoder-zoo` (sequence classifiers: NLI cross-encoders) -- tiny random-weight models",
+    "written by the real exporters users' models come from; their READMEs list how each was made -- and from the",
+    "gradient rules and the cases that check them (the op-coverage table below). Do not edit by hand:",
     "`pnpm models-doc --check` (run by the tests) fails when this page is stale.",
     "",
-    "Features: **generation** = transformers.js `from_pretrained` + `generate` (npov's `LocalGenerator`);",
-    "**scoring** = the YES/NO classifier's forward pass; **salience** = gradient x input; **tuning** = soft-prompt",
-    "tuning. Salience, scoring and tuning run on npov's normalised graph (`normalizeModel`: one fp32 graph",
-    "without cache, `If`, contrib ops, quantization or int32 ids); the last column says what normalisation did.",
-    "The same check for any folder: `npov model inspect --model DIR` (add `--deep` to also build the gradient",
-    "graph).",
+    "Kinds: **causal** and **seq2seq** language models; **sequence-classifier** = an encoder with a",
+    "classification head (config.json `architectures` `...ForSequenceClassification`, or `logits` of shape",
+    "[batch, labels]). Features: **generation** = transformers.js `from_pretrained` + `generate` (npov's",
+    "`LocalGenerator`); **scoring** = the YES/NO prompt classifier's forward pass; **salience** = gradient x",
+    "input (of the response tokens' losses for a language model, of the entailment logit for a sequence",
+    "classifier: `EncoderSalience`); **tuning** = soft-prompt tuning; **nli** = an entailment label in",
+    "config.json's `id2label` and `logits` with one column per label (what an NLI detector reads; a static check).",
+    "`--` marks a feature that does not apply to the kind (a classifier does not generate, and its label logits",
+    "are not the next-token logits the YES/NO classifier reads; a language model has no entailment label).",
+    "Salience, scoring and tuning run on npov's normalised graph (`normalizeModel`: one fp32 graph without",
+    "cache, `If`, contrib ops, quantization or int32 ids); the last column says what normalisation did. The",
+    "same check for any folder: `npov model inspect --model DIR` (add `--deep` to also build the gradient graph).",
     "",
     "Random weights: these rows say what npov can *run*, not that any of these models is useful for NPOV",
     "detection.",
     "",
-    "| folder | kind | exporter | dtype | files | contrib ops | generation | scoring | salience | tuning | normalisation |",
-    "|---|---|---|---|---|---|---|---|---|---|---|",
+    "| folder | kind | exporter | dtype | files | contrib ops | generation | scoring | salience | tuning | nli | normalisation |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ...rows,
     "",
     "## What blocks a feature, and what a feature needs",
@@ -114,6 +148,15 @@ async function rawModelsDoc(zoo: string): Promise<string> {
     "- salience: `packages/salience/test/zoo.test.ts` -- token maps against central finite differences on the",
     "  original exported graph run directly in onnxruntime-node (float64 copy: max relative error 1e-4; contrib",
     "  and MatMulNBits graphs in float32: 1e-2; q8/int8/uint8 against the fp32 file: 0.2, the quantization error).",
+    "- encoder salience: `packages/salience/test/encoder-zoo.test.ts` -- every encoder-zoo folder x dtype: logits",
+    "  equal onnxruntime's on the original file (fp32 and q4 within 1e-5; fp16 and q4f16, computed in float16",
+    "  there, 5e-3; q8/int8/uint8, whose activations the original quantizes, 0.1), and the entailment logit's",
+    "  gradient x input and gradient coordinates equal central differences of the original graph (fp32 and fp16",
+    "  in float64: 1e-4 and 1e-6 relative; q4/q4f16 against the same file in float32: 5e-2 and 1e-2; q8/int8/uint8",
+    "  against the fp32 file: 0.3 and 0.5, the quantization noise). DeBERTa-v2/v3 puts a LayerNorm right after",
+    "  the word-embedding lookup with no absolute positions, so scaling a word embedding changes nothing and",
+    "  gradient x input is about 0 for every token by construction: `EncoderSalience` flags it",
+    "  (`scaleInvariant`) and the CLI says to use `--variant grad-norm`.",
     "- scoring and tuning: `packages/classifier/test/zoo.test.ts` -- P(NO) against a softmax of the label logits",
     "  of a direct onnxruntime run (fp32 1e-5, fp16 2e-2, quantized 5e-2); soft-prompt tuning lowers the loss on",
     "  a toy task for every family and its gradient matches finite differences.",
@@ -121,6 +164,31 @@ async function rawModelsDoc(zoo: string): Promise<string> {
     "  decode by direct onnxruntime runs of the same file.",
     "- normalisation: `packages/autograd/test/normalize.test.ts` -- logits of every file unchanged; contrib ops:",
     "  `packages/autograd/test/contrib-*.test.ts` against onnxruntime's own kernels.",
+    "",
+    "## Op coverage of the gradient builder",
+    "",
+    "Every op the gradient builder handles on a differentiable path: **rule** (a vector-Jacobian product in",
+    "standard ONNX ops), **zero** (piecewise constant: its derivative is 0 wherever it exists, so the path ends",
+    "there exactly), **stop** (integer outputs). Any other op on the path from the input embeddings to the",
+    "differentiated output is an `UNSUPPORTED_OP` error naming it. ONNX versions are the opsets that changed the",
+    "op, as `onnx/defs/operator_sets.h` lists them up to opset 21 (later type-only revisions are not listed).",
+    "Each op is checked at its oldest opset (its first version, or 7, the oldest onnxruntime loads) and at 26,",
+    "the newest onnxruntime-node 1.30 loads, by a minimal graph whose gradient must equal central finite",
+    `differences of the original graph (float64 where onnxruntime has float64 kernels: relative error 1e-6;`,
+    `float32 otherwise: 1e-3), in \`${OP_CASES_TEST}\`; the cases are listed in the last column.`,
+    "",
+    "Graphs below opset 13 are raised to 13 first (`upgradeOpset`: Slice, TopK, Clip and Pad attributes become",
+    "inputs, Squeeze/Unsqueeze/ReduceSum axes and Split sizes too, pre-13 Softmax keeps its flattened axes). The",
+    "gradients of GatherElements, GatherND and Gather on an axis other than 0 scatter with accumulation",
+    '(`ScatterElements`/`ScatterND` `reduction: "add"`), which ONNX has from opset 16 only, and an ONNX model',
+    "declares one version per domain: such a graph is raised to 16 as a whole for its gradient (nothing text",
+    "models use changed meaning between 13 and 16; RoiAlign keeps its old default). A float64 copy writes Erf",
+    "in standard ops (a 40-term Taylor series and erfc's continued fraction, within 1e-15 of erf), since",
+    "onnxruntime has no float64 Erf kernel.",
+    "",
+    "| op | gradient | ONNX versions | checked at opset | cases |",
+    "|---|---|---|---|---|",
+    ...opCoverageRows(),
     "",
     "## Context, vocabulary and broken files",
     "",
@@ -156,10 +224,11 @@ async function rawModelsDoc(zoo: string): Promise<string> {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  if (!existsSync(ZOO_DIR)) {
-    process.stderr.write(`models-doc: ${ZOO_DIR} not found (../shared beside the repository).\n`);
-    process.exit(2);
-  }
+  for (const dir of [ZOO_DIR, ENCODER_ZOO_DIR])
+    if (!existsSync(dir)) {
+      process.stderr.write(`models-doc: ${dir} not found (../shared beside the repository).\n`);
+      process.exit(2);
+    }
   const text = await renderModelsDoc();
   if (process.argv.includes("--check")) {
     const current = existsSync(MODELS_DOC) ? readFileSync(MODELS_DOC, "utf8") : "";

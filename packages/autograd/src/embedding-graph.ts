@@ -9,6 +9,7 @@ import * as ort from "onnxruntime-node";
 import { convertFloatType } from "./convert.js";
 import { UnsupportedModelError, VocabularyMismatchError } from "./errors.js";
 import type { PretrainedFiles } from "./pretrained.js";
+import { probeTensors, sampleFeeds } from "./probe.js";
 import { DataType, type ModelProto } from "./proto.js";
 import { appendTokenLoss, cutAtTensor, embeddingTable, findEmbeddingOutput, mergeEncoderDecoder } from "./surgery.js";
 import { tokenizerSize } from "./vocabulary.js";
@@ -55,6 +56,8 @@ const PASS_THROUGH = new Set([
   "UNREPRESENTABLE_TEXT",
   "INVALID_SCORE",
   "FILE_UNWRITABLE",
+  "WRONG_MODEL_KIND",
+  "LABEL_NOT_FOUND",
 ]);
 
 /**
@@ -106,6 +109,56 @@ async function buildEmbeddingGraph(
     inputNames: new Set((model.graph?.input ?? []).map((v) => v.name ?? "")),
     precision,
   };
+}
+
+/** What {@link classifierEmbeddingGraph} returns. */
+export interface ClassifierEmbeddingGraph {
+  /** Inputs: `inputs_embeds` and whatever else the classifier reads (ids for shapes, mask, token types); output `logits`. */
+  model: ModelProto;
+  /** The word-embedding table `inputs_embeds` rows come from. */
+  table: EmbeddingTable;
+  /** Names of the graph's inputs, to feed exactly those. */
+  inputNames: ReadonlySet<string>;
+  /** Width of `logits` (the number of labels). */
+  labels: number;
+  precision: "float32" | "float64";
+}
+
+/**
+ * The embeddings-in, label-logits-out graph of a loaded sequence classifier (an NLI cross-encoder): the
+ * normalised graph cut at its word-embedding lookup, so `inputs_embeds` is an input and the gradient of a
+ * label's logit with respect to it can be taken (gradient x input salience). Position and token-type
+ * embeddings stay inside the graph. `precision: "float64"` computes the same function in double.
+ * @throws UnsupportedModelError (naming the folder and files) when the graph has no word-embedding lookup or
+ * no `logits` output of rank 2; VocabularyMismatchError.
+ */
+export async function classifierEmbeddingGraph(
+  files: PretrainedFiles,
+  options: { precision?: "float32" | "float64" } = {},
+): Promise<ClassifierEmbeddingGraph> {
+  return withModelContext(files, async () => {
+    const precision = options.precision ?? "float32";
+    if (files.model === undefined)
+      throw new UnsupportedModelError(files.dir, files.onnxFiles, new Error("no classifier graph is loaded"));
+    let base = files.model;
+    if (precision === "float64") base = convertFloatType(base, DataType.FLOAT, DataType.DOUBLE);
+    const feeds = sampleFeeds(base, 3);
+    const logits = (await probeTensors(base, ["logits"], feeds)).get("logits");
+    if (logits === undefined || logits.dims.length !== 2)
+      throw new Error(
+        `its graph has no "logits" output of shape [batch, labels]${logits ? ` (found ${logits.dims.length} dimensions)` : ""}: it is not a sequence classifier`,
+      );
+    const table = embeddingTable(base, "input_ids");
+    checkVocabulary(files, table, "the embedding table");
+    const model = await cutAtTensor(base, table.gather, "inputs_embeds");
+    return {
+      model,
+      table: { data: table.data, dim: table.dim },
+      inputNames: new Set((model.graph?.input ?? []).map((v) => v.name ?? "")),
+      labels: logits.dims[1] as number,
+      precision,
+    };
+  });
 }
 
 /**

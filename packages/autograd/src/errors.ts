@@ -189,3 +189,44 @@ export function onnxruntimeMessage(error: unknown): string {
     .trim();
   return line.length > 600 ? `${line.slice(0, 600)}...` : line;
 }
+
+/** How a model kind is named in messages. */
+const KIND_NAMES: Record<string, string> = {
+  causal: "causal language model",
+  seq2seq: "encoder-decoder (seq2seq) language model",
+  "sequence-classifier": "sequence classifier",
+};
+
+/**
+ * A model of the wrong kind for a feature: e.g. a sequence classifier (an NLI cross-encoder) given to the
+ * decoder salience or the YES/NO prompt classifier, which read a language model's next-token logits, or a
+ * language model given to the encoder salience. Says what the model is and what to use instead.
+ */
+export class ModelKindError extends NpovError {
+  readonly kind: string;
+  readonly expected: readonly string[];
+  constructor(dir: string, kind: string, expected: readonly string[], feature: string, instead: string) {
+    const what = (k: string) => KIND_NAMES[k] ?? k;
+    super(
+      "WRONG_MODEL_KIND",
+      `${dir} is a ${what(kind)}; ${feature} needs a ${expected.map(what).join(" or ")}. ${instead}`,
+    );
+    this.kind = kind;
+    this.expected = expected;
+  }
+}
+
+/**
+ * A sequence classifier without the label a feature needs (e.g. no `entailment` in config.json's
+ * `id2label`): lists the labels it has.
+ */
+export class LabelNotFoundError extends NpovError {
+  readonly labels: readonly string[];
+  constructor(dir: string, wanted: string, labels: readonly string[], hint: string) {
+    super(
+      "LABEL_NOT_FOUND",
+      `${dir} has no ${wanted} label: config.json's id2label names ${labels.map((l) => JSON.stringify(l)).join(", ")}. ${hint}`,
+    );
+    this.labels = labels;
+  }
+}

@@ -4,6 +4,7 @@
  * session. A non-scalar `of` gets an upstream-gradient input (a vector-Jacobian product).
  */
 import type * as ort from "onnxruntime-node";
+import { upgradeOpset } from "./contrib/opset.js";
 import { GradientGraphError, UnsupportedOpError } from "./errors.js";
 import { GraphBuilder } from "./graph.js";
 import { probeTensors, sampleFeeds, type TensorFacts } from "./probe.js";
@@ -21,7 +22,15 @@ import {
   type ValueInfoProto,
   valueInfo,
 } from "./proto.js";
-import { DIFFERENTIABLE_INPUTS, isFloating, NON_DIFFERENTIABLE, RULES, type RuleContext, VARIADIC } from "./rules.js";
+import {
+  DIFFERENTIABLE_INPUTS,
+  isFloating,
+  NON_DIFFERENTIABLE,
+  RULES,
+  type RuleContext,
+  requiredOpset,
+  VARIADIC,
+} from "./rules.js";
 
 /** Options of {@link buildGradientGraph}. */
 export interface GradientOptions {
@@ -43,7 +52,14 @@ export interface GradientOptions {
 
 /** The differentiated model and where to find things in it. */
 export interface GradientGraph {
+  /**
+   * The forward graph followed by the gradient nodes. Its default-domain opset can be higher than the input
+   * model's: below 13 the graph is raised to 13 (`upgradeOpset`), and to 16 when a rule needs it (see
+   * `requiredOpset` in rules.ts).
+   */
   model: ModelProto;
+  /** How many of `model`'s nodes and initializers are the forward graph's (they come first). */
+  forward: { nodes: number; initializers: number };
   /** wrt tensor -> output name of its gradient. */
   gradients: Record<string, string>;
   /** of tensor -> input name of its upstream gradient (only for seed "input"). */
@@ -74,13 +90,34 @@ function differentiableInputs(node: NodeProto): number[] {
  * rule raises {@link UnsupportedOpError} naming the op and node.
  */
 export async function buildGradientGraph(model: ModelProto, options: GradientOptions): Promise<GradientGraph> {
-  const copy = cloneModel(model);
-  const graph = copy.graph as GraphProto;
-  const opset = opsetVersion(copy);
-  if (opset < 13)
+  const given = opsetVersion(model);
+  if (given < 7)
     throw new GradientGraphError(
-      `opset ${opset} is not supported: gradient rules need opset >= 13 (convert the model first).`,
+      `opset ${given} is not supported: onnxruntime and the gradient rules need opset >= 7 (re-export the model).`,
     );
+  // Rules are written in opset-13 ops; an older graph is raised first (its node list may change).
+  let copy = given < 13 ? upgradeOpset(model, 13) : cloneModel(model);
+  let analysis = analyze(copy, options);
+  let required = 13;
+  for (const i of analysis.needed) required = Math.max(required, requiredOpset(analysis.nodes[i] as NodeProto));
+  if (opsetVersion(copy) < required) {
+    // 13 -> 16 changes no node of the graph, only the version the ops are read at.
+    copy = upgradeOpset(copy, required);
+    analysis = analyze(copy, options);
+  }
+  return differentiate(copy, options, analysis);
+}
+
+/** Which tensors depend on `wrt` (active) and which nodes lie on a path from `wrt` to `of` (needed). */
+interface Analysis {
+  nodes: NodeProto[];
+  ofs: string[];
+  active: Set<string>;
+  needed: Set<number>;
+}
+
+function analyze(copy: ModelProto, options: GradientOptions): Analysis {
+  const graph = copy.graph as GraphProto;
   const ofs = Array.isArray(options.of) ? options.of : [options.of];
   // Decoded protos have every repeated field present; the class types say so, the interfaces do not.
   const nodes = graph.node as NodeProto[];
@@ -144,6 +181,15 @@ export async function buildGradientGraph(model: ModelProto, options: GradientOpt
     const op = unsupported.get(i);
     if (op !== undefined) throw new UnsupportedOpError(op, (nodes[i] as NodeProto).name ?? String(i));
   }
+  return { nodes, ofs, active, needed };
+}
+
+async function differentiate(copy: ModelProto, options: GradientOptions, analysis: Analysis): Promise<GradientGraph> {
+  const graph = copy.graph as GraphProto;
+  const { nodes, ofs, active, needed } = analysis;
+  const opset = opsetVersion(copy);
+  const initializers = graph.initializer as TensorProto[];
+  const forward = { nodes: nodes.length, initializers: initializers.length };
 
   // Probe ranks and element types of every tensor the rules will look at.
   const probeNames = new Set<string>(ofs);
@@ -194,6 +240,11 @@ export async function buildGradientGraph(model: ModelProto, options: GradientOpt
     dims: (t) => {
       fact(t); // throws a clear error for a tensor the probe did not see
       return dynamicDims(t);
+    },
+    sameDims: (a, c) => {
+      const same = (x?: number[], y?: number[]) =>
+        x !== undefined && y !== undefined && x.length === y.length && x.every((d, k) => d === y[k]);
+      return same(facts.get(a)?.dims, facts.get(c)?.dims) && same(other.get(a)?.dims, other.get(c)?.dims);
     },
     active: (t) => active.has(t),
     shape: (t) => {
@@ -276,5 +327,5 @@ export async function buildGradientGraph(model: ModelProto, options: GradientOpt
     gradients[w] = name;
   }
   b.flushInto(graph);
-  return { model: copy, gradients, upstream, facts };
+  return { model: copy, forward, gradients, upstream, facts };
 }

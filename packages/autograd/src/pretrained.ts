@@ -14,7 +14,7 @@ import * as transformers from "@huggingface/transformers";
 import { FileFormatError, FileReadError, InvalidValueError, NpovError, pushAll } from "@npov/core";
 import { ModelDownloadError, ModelFileError, onnxruntimeMessage, UnsupportedModelError } from "./errors.js";
 import { type NormalizationReport, normalizeModel } from "./normalize.js";
-import { decodeModel, loadModel, type ModelProto } from "./proto.js";
+import { decodeModel, type IModelProto, loadModel, type ModelProto, valueInfoShape } from "./proto.js";
 import { tokenizerJsonSize } from "./vocabulary.js";
 
 /** A model folder that cannot be found locally and may not be downloaded. */
@@ -92,6 +92,8 @@ export interface PretrainedFiles {
   config: Record<string, unknown>;
   tokenizer: transformers.PreTrainedTokenizer;
   encoderDecoder: boolean;
+  /** What the model computes (see {@link modelKind}); set by {@link loadPretrained}. */
+  kind?: ModelKind;
   /** The dtype whose files were loaded. */
   dtype: ModelDtype;
   /** ONNX files loaded, relative to `dir` (decoder or causal LM last). */
@@ -120,6 +122,101 @@ const SEQ2SEQ_TYPES = new Set([
 /** Whether a config.json describes an encoder-decoder (seq2seq) model. */
 export function isEncoderDecoderConfig(config: Record<string, unknown>): boolean {
   return config.is_encoder_decoder === true || SEQ2SEQ_TYPES.has(String(config.model_type));
+}
+
+/**
+ * What a model computes, as npov uses it: `causal` (a decoder-only language model), `seq2seq` (an
+ * encoder-decoder language model) or `sequence-classifier` (an encoder with a classification head, e.g. an
+ * NLI cross-encoder: label logits for a text or a text pair).
+ */
+export type ModelKind = "causal" | "seq2seq" | "sequence-classifier";
+
+/** config.json's `architectures`, when it is a list of strings. */
+export function configArchitectures(config: Record<string, unknown>): string[] {
+  const a = config.architectures;
+  return Array.isArray(a) ? a.filter((x): x is string => typeof x === "string") : [];
+}
+
+/**
+ * The kind of a model (see {@link ModelKind}): config.json's `architectures` (`...ForSequenceClassification`
+ * is a sequence classifier, `...ForCausalLM` / `...LMHeadModel` a causal LM, `...ForConditionalGeneration`
+ * a seq2seq model when the config is an encoder-decoder's), else `is_encoder_decoder` / the model type,
+ * else -- given the model's graph -- a `logits` output of rank 2 and no key/value-cache input is a sequence
+ * classifier ([batch, labels]; a language model's logits are [batch, sequence, vocabulary]); else causal.
+ */
+export function modelKind(config: Record<string, unknown>, graph?: IModelProto): ModelKind {
+  const architectures = configArchitectures(config);
+  if (architectures.some((a) => /ForSequenceClassification$/.test(a))) return "sequence-classifier";
+  if (isEncoderDecoderConfig(config)) return "seq2seq";
+  if (architectures.some((a) => /(ForCausalLM|LMHeadModel)$/.test(a))) return "causal";
+  const logits = graph?.graph?.output?.find((o) => o.name === "logits");
+  const cache = (graph?.graph?.input ?? []).some((v) => /^past(_|\.|$)/.test(v.name ?? ""));
+  if (logits !== undefined && !cache && valueInfoShape(logits).shape?.length === 2) return "sequence-classifier";
+  return "causal";
+}
+
+/**
+ * The kind of the model `idOrPath` names (see {@link modelKind}), cheaply when config.json's
+ * `architectures` or model type decide it (a local folder: no graph is read), else from the graph
+ * (loaded as {@link loadPretrained} would, without normalising it).
+ * @throws as {@link loadPretrained}.
+ */
+export async function pretrainedModelKind(idOrPath: string, options: PretrainedOptions = {}): Promise<ModelKind> {
+  const local = localModelFolder(idOrPath);
+  if (local !== undefined && existsSync(join(local, "config.json"))) {
+    const config = readModelConfig(join(local, "config.json"));
+    const decided = configArchitectures(config).some((a) =>
+      /(ForSequenceClassification|ForCausalLM|LMHeadModel|ForConditionalGeneration)$/.test(a),
+    );
+    if (decided || isEncoderDecoderConfig(config)) return modelKind(config);
+  }
+  const files = await loadPretrained(idOrPath, { ...options, normalize: false });
+  return files.kind ?? modelKind(files.config, files.model);
+}
+
+/** The labels of a sequence classifier and the one that means entailment (NLI models). */
+export interface ClassifierLabels {
+  /** Label names in logit order (config.json `id2label`). */
+  labels: string[];
+  /** Index of the entailment label (`entailment`, any case; `entails`, `entailed` too), or undefined. */
+  entailment: number | undefined;
+}
+
+/**
+ * The labels of a sequence classifier from config.json's `id2label` (keys 0..n-1, in any order in the
+ * file), and which one is entailment.
+ * @throws ModelFileError naming config.json when `id2label` is missing or not a map of 0..n-1 to names.
+ */
+export function classifierLabels(config: Record<string, unknown>, configFile: string): ClassifierLabels {
+  const raw = config.id2label;
+  if (raw === undefined || raw === null)
+    throw new ModelFileError(
+      configFile,
+      "missing-field",
+      'it has no "id2label" (the names of the classifier\'s labels)',
+    );
+  if (typeof raw !== "object" || Array.isArray(raw))
+    throw new ModelFileError(
+      configFile,
+      "wrong-type",
+      `"id2label" must map label ids to names, found ${JSON.stringify(raw)}`,
+    );
+  const entries = Object.entries(raw as Record<string, unknown>);
+  const labels: string[] = new Array(entries.length);
+  for (const [key, name] of entries) {
+    const id = Number(key);
+    if (!/^\d+$/.test(key) || id >= entries.length || typeof name !== "string" || name.trim() === "")
+      throw new ModelFileError(
+        configFile,
+        "wrong-type",
+        `"id2label" must map the ids 0..${entries.length - 1} to label names, found ${JSON.stringify(key)}: ${JSON.stringify(name)}`,
+      );
+    labels[id] = name;
+  }
+  if (labels.some((l) => l === undefined))
+    throw new ModelFileError(configFile, "wrong-type", `"id2label" must map each id 0..${entries.length - 1} once`);
+  const entailment = labels.findIndex((l) => /^entail(ment|s|ed)?$/i.test(l.trim()));
+  return { labels, entailment: entailment >= 0 ? entailment : undefined };
 }
 
 function isDir(path: string): boolean {
@@ -703,7 +800,13 @@ export async function loadPretrained(idOrPath: string, options: PretrainedOption
   };
   const tokenizer = tokenizerFromFiles(dir);
   const common = { dir, config, tokenizer, encoderDecoder, dtype, onnxFiles, normalization };
-  return encoderDecoder
-    ? { ...common, encoder: graph(onnxFiles[0] as string), decoder: graph(onnxFiles[1] as string) }
-    : { ...common, model: graph(onnxFiles[0] as string) };
+  if (encoderDecoder)
+    return {
+      ...common,
+      kind: "seq2seq",
+      encoder: graph(onnxFiles[0] as string),
+      decoder: graph(onnxFiles[1] as string),
+    };
+  const model = graph(onnxFiles[0] as string);
+  return { ...common, kind: modelKind(config, model), model };
 }

@@ -186,6 +186,12 @@ export function attrInts(node: onnxProto.onnx.INodeProto, name: string): number[
   return a === undefined ? undefined : (a.ints ?? []).map(num);
 }
 
+/** A string attribute of a node (UTF-8), or `fallback` when absent. */
+export function attrString(node: onnxProto.onnx.INodeProto, name: string, fallback: string): string {
+  const a = attr(node, name);
+  return a?.s === undefined || a.s === null ? fallback : new TextDecoder().decode(a.s);
+}
+
 const AttrType = onnx.AttributeProto.AttributeType;
 
 /** Build node attributes from a plain object: numbers (int when integral unless listed in `floats`), arrays, strings, tensors. */

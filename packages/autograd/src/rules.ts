@@ -1,11 +1,18 @@
 /**
- * Gradient rules: for each op, the vector-Jacobian product written in standard ONNX ops (opset >= 13).
- * A rule receives the upstream gradients of the node's outputs and returns the gradients of its inputs
+ * Gradient rules: for each op, the vector-Jacobian product written in standard ONNX ops at the graph's opset
+ * (>= 13). A rule receives the upstream gradients of the node's outputs and returns the gradients of its inputs
  * (undefined where an input is inactive or not differentiable). Broadcasting is undone by `sumTo`.
+ *
+ * Rules that accumulate into repeated positions (GatherElements, GatherND, Gather on an axis other than 0)
+ * need the `reduction` attribute of ScatterElements / ScatterND, which ONNX added at opset 16. An ONNX model
+ * declares one version per domain, so the forward and backward ops of one graph cannot come from different
+ * opsets: {@link requiredOpset} says which version a node's rule needs and `buildGradientGraph` raises the
+ * whole graph to it (`upgradeOpset`; nothing that text models use changed meaning between 13 and 16).
  */
 import { UnsupportedOpError } from "./errors.js";
 import type { GraphBuilder } from "./graph.js";
-import { attrFloat, attrInt, attrInts, DataType, makeTensor, type NodeProto } from "./proto.js";
+import { attrFloat, attrInt, attrInts, attrString, DataType, makeTensor, type NodeProto } from "./proto.js";
+import { einsumGradient } from "./rules-einsum.js";
 
 /** What a rule can ask about the graph while it emits gradient nodes. */
 export interface RuleContext {
@@ -15,6 +22,11 @@ export interface RuleContext {
   elemType(tensor: string): number;
   /** Probed dims, with dims that vary between probes (dynamic) reported as 1: use for static shortcuts only. */
   dims(tensor: string): number[];
+  /**
+   * Whether two probed tensors had the same dims in both probes (whose symbolic sizes differ): then they
+   * have the same shape for every input, and nothing was broadcast between them.
+   */
+  sameDims(a: string, b: string): boolean;
   /** Whether the tensor needs a gradient (it depends on a `wrt` tensor). */
   active(tensor: string): boolean;
   /** A Shape node of the tensor (cached). */
@@ -65,11 +77,36 @@ export const DIFFERENTIABLE_INPUTS: Record<string, number[]> = {
   Identity: [0],
   Dropout: [0],
   Sum: [],
+  Max: [],
+  Min: [],
+  Mean: [],
+  Einsum: [],
+  Abs: [0],
+  Clip: [0, 1, 2],
+  Trilu: [0],
+  Tile: [0],
+  Pad: [0],
+  ReduceMax: [0],
+  ReduceMin: [0],
+  CumSum: [0],
+  GatherElements: [0],
+  GatherND: [0],
+  ScatterElements: [0, 2],
+  ScatterND: [0, 2],
+  Gelu: [0],
+  Softplus: [0],
+  LeakyRelu: [0],
+  Sin: [0],
+  Cos: [0],
+  RMSNormalization: [0, 1],
 };
 // Variadic ops: every input.
-export const VARIADIC = new Set(["Concat", "Sum"]);
+export const VARIADIC = new Set(["Concat", "Sum", "Max", "Min", "Mean", "Einsum"]);
 
-/** Ops whose outputs never carry gradients (shapes, comparisons, rounding, index computations). */
+/**
+ * Ops whose outputs never carry gradients (shapes, comparisons, rounding, index computations). For the
+ * rounding ops ({@link ZERO_GRADIENT_OPS}) this is exact: their derivative is 0 wherever it exists.
+ */
 export const NON_DIFFERENTIABLE = new Set([
   "Shape",
   "Size",
@@ -102,6 +139,23 @@ export const NON_DIFFERENTIABLE = new Set([
   "BitShift",
 ]);
 
+/** Float-valued ops whose derivative is 0 almost everywhere (piecewise constant): they end the differentiable path. */
+export const ZERO_GRADIENT_OPS: readonly string[] = ["Sign", "Ceil", "Floor", "Round"];
+
+/** Ops with integer outputs that read floats (ArgMax-style selections): a stop-gradient, exact as for indices. */
+export const INTEGER_OUTPUT_OPS: readonly string[] = ["ArgMax", "ArgMin"];
+
+/**
+ * The default-domain opset a node's gradient rule needs: 16 for the rules that scatter with accumulation
+ * (ScatterElements/ScatterND `reduction: "add"`), else 13 (see the module comment).
+ */
+export function requiredOpset(node: NodeProto): number {
+  const op = node.opType ?? "";
+  if (op === "GatherElements" || op === "GatherND") return 16;
+  if (op === "Gather" && attrInt(node, "axis", 0) !== 0) return 16;
+  return 13;
+}
+
 const FLOATING = new Set<number>([DataType.FLOAT, DataType.DOUBLE, DataType.FLOAT16]);
 export const isFloating = (elemType: number) => FLOATING.has(elemType);
 
@@ -120,8 +174,12 @@ export function sumTo(
   gRank: number,
   x: string,
   target?: { rank: number; dims: number[] },
+  like?: string,
 ): string {
   const { b } = ctx;
+  // A gradient shaped like `like` (a probed tensor, e.g. the node's output) needs no reduction when x has
+  // its dims in every probe: the elementwise ops of a chain then cost no Shape/Equal/NonZero nodes.
+  if (target === undefined && like !== undefined && ctx.sameDims(like, x)) return g;
   const rx = target?.rank ?? ctx.rank(x);
   const dims = target?.dims ?? ctx.dims(x);
   let out = g;
@@ -139,13 +197,40 @@ export function sumTo(
   return b.op("ReduceSum", [out, axes], { keepdims: 1, noop_with_empty_axes: 1 });
 }
 
-function reduceSum(ctx: RuleContext, t: string, axes: number[], keepdims: number): string {
-  return ctx.b.op("ReduceSum", [t, ctx.b.ints(axes)], { keepdims });
+/** Whether a reduction op takes its axes as an input (ReduceSum from opset 13, the others from 18) or an attribute. */
+function axesAsInput(op: string, opset: number): boolean {
+  return op === "ReduceSum" ? opset >= 13 : opset >= 18;
 }
 
-function reduceMean(ctx: RuleContext, t: string, axes: number[], keepdims: number): string {
-  if (ctx.opset >= 18) return ctx.b.op("ReduceMean", [t, ctx.b.ints(axes)], { keepdims });
-  return ctx.b.op("ReduceMean", [t], { axes, keepdims });
+/** A reduction over constant `axes` (empty: all axes) in the form the graph's opset takes. */
+function reduce(ctx: RuleContext, op: string, t: string, axes: number[], keepdims: number): string {
+  if (axes.length === 0) return ctx.b.op(op, [t], { keepdims });
+  if (axesAsInput(op, ctx.opset)) return ctx.b.op(op, [t, ctx.b.ints(axes)], { keepdims });
+  return ctx.b.op(op, [t], { axes, keepdims });
+}
+
+const reduceSum = (ctx: RuleContext, t: string, axes: number[], keepdims: number) =>
+  reduce(ctx, "ReduceSum", t, axes, keepdims);
+const reduceMean = (ctx: RuleContext, t: string, axes: number[], keepdims: number) =>
+  reduce(ctx, "ReduceMean", t, axes, keepdims);
+
+/**
+ * The axes a reduction node reduces over: constant values, `[]` when absent (all axes, unless
+ * `noop_with_empty_axes`), or undefined when a computed tensor gives them.
+ */
+function nodeReduceAxes(ctx: RuleContext, n: NodeProto): number[] | undefined {
+  if (axesAsInput(n.opType ?? "", ctx.opset)) return n.input[1] ? ctx.constInts(n.input[1]) : [];
+  return attrInts(n, "axes") ?? [];
+}
+
+/** `t` (a reduction's output or its gradient) with the reduced axes put back as size 1, when keepdims was 0. */
+function keepReducedDims(ctx: RuleContext, t: string, axes: number[], keepdims: number): string {
+  return keepdims === 1 ? t : ctx.b.op("Unsqueeze", [t, ctx.b.ints(axes)]);
+}
+
+/** 1 where `a == b` (broadcasting), else 0, in the float type of `like`. */
+function equalMask(ctx: RuleContext, a: string, c: string, like: string): string {
+  return ctx.b.op("Cast", [ctx.b.op("Equal", [a, c])], { to: ctx.elemType(like) });
 }
 
 /** Transpose swapping the last two axes of a tensor of rank r. */
@@ -156,14 +241,19 @@ function swapLast(ctx: RuleContext, t: string, r: number): string {
   return ctx.b.op("Transpose", [t], { perm });
 }
 
-function zerosLike(ctx: RuleContext, t: string): string {
-  const value = makeTensor(
+/** The `value` attribute of a ConstantOfShape of zeros in `t`'s float type. */
+function zeroValue(ctx: RuleContext, t: string) {
+  return makeTensor(
     "value",
     ctx.elemType(t) === DataType.DOUBLE ? Float64Array.of(0) : Float32Array.of(0),
     [1],
     ctx.elemType(t),
   );
-  return ctx.b.op("ConstantOfShape", [ctx.shape(t)], { value });
+}
+
+/** Zeros of `t`'s shape and float type. */
+export function zerosLike(ctx: RuleContext, t: string): string {
+  return ctx.b.op("ConstantOfShape", [ctx.shape(t)], { value: zeroValue(ctx, t) });
 }
 
 const normAxis = (axis: number, rank: number) => (axis < 0 ? axis + rank : axis);
@@ -215,7 +305,7 @@ export const RULES: Record<string, Rule> = {
   Flatten: unary((ctx, n, g) => ctx.b.op("Reshape", [g, ctx.shape(n.input[0] as string)])),
   Squeeze: unary((ctx, n, g) => ctx.b.op("Reshape", [g, ctx.shape(n.input[0] as string)])),
   Unsqueeze: unary((ctx, n, g) => ctx.b.op("Reshape", [g, ctx.shape(n.input[0] as string)])),
-  Expand: unary((ctx, n, g) => sumTo(ctx, g, outRank(ctx, n), n.input[0] as string)),
+  Expand: unary((ctx, n, g) => sumTo(ctx, g, outRank(ctx, n), n.input[0] as string, undefined, n.output[0])),
   Transpose: unary((ctx, n, g) => {
     const r = ctx.rank(n.input[0] as string);
     const perm = attrInts(n, "perm") ?? Array.from({ length: r }, (_, i) => r - 1 - i);
@@ -230,26 +320,34 @@ export const RULES: Record<string, Rule> = {
     if (g === undefined) return [];
     const [a, c] = n.input as [string, string];
     const r = outRank(ctx, n);
-    return [ctx.active(a) ? sumTo(ctx, g, r, a) : undefined, ctx.active(c) ? sumTo(ctx, g, r, c) : undefined];
+    const y = n.output[0];
+    return [
+      ctx.active(a) ? sumTo(ctx, g, r, a, undefined, y) : undefined,
+      ctx.active(c) ? sumTo(ctx, g, r, c, undefined, y) : undefined,
+    ];
   },
   Sum: (ctx, n, [g]) =>
-    g === undefined ? [] : n.input.map((x) => (ctx.active(x) ? sumTo(ctx, g, outRank(ctx, n), x) : undefined)),
+    g === undefined
+      ? []
+      : n.input.map((x) => (ctx.active(x) ? sumTo(ctx, g, outRank(ctx, n), x, undefined, n.output[0]) : undefined)),
   Sub: (ctx, n, [g]) => {
     if (g === undefined) return [];
     const [a, c] = n.input as [string, string];
     const r = outRank(ctx, n);
+    const y = n.output[0];
     return [
-      ctx.active(a) ? sumTo(ctx, g, r, a) : undefined,
-      ctx.active(c) ? sumTo(ctx, ctx.b.op("Neg", [g]), r, c) : undefined,
+      ctx.active(a) ? sumTo(ctx, g, r, a, undefined, y) : undefined,
+      ctx.active(c) ? sumTo(ctx, ctx.b.op("Neg", [g]), r, c, undefined, y) : undefined,
     ];
   },
   Mul: (ctx, n, [g]) => {
     if (g === undefined) return [];
     const [a, c] = n.input as [string, string];
     const r = outRank(ctx, n);
+    const y = n.output[0];
     return [
-      ctx.active(a) ? sumTo(ctx, ctx.b.op("Mul", [g, c]), r, a) : undefined,
-      ctx.active(c) ? sumTo(ctx, ctx.b.op("Mul", [g, a]), r, c) : undefined,
+      ctx.active(a) ? sumTo(ctx, ctx.b.op("Mul", [g, c]), r, a, undefined, y) : undefined,
+      ctx.active(c) ? sumTo(ctx, ctx.b.op("Mul", [g, a]), r, c, undefined, y) : undefined,
     ];
   },
   Div: (ctx, n, [g]) => {
@@ -258,8 +356,10 @@ export const RULES: Record<string, Rule> = {
     const y = n.output[0] as string;
     const r = outRank(ctx, n);
     return [
-      ctx.active(a) ? sumTo(ctx, ctx.b.op("Div", [g, c]), r, a) : undefined,
-      ctx.active(c) ? sumTo(ctx, ctx.b.op("Neg", [ctx.b.op("Div", [ctx.b.op("Mul", [g, y]), c])]), r, c) : undefined,
+      ctx.active(a) ? sumTo(ctx, ctx.b.op("Div", [g, c]), r, a, undefined, y) : undefined,
+      ctx.active(c)
+        ? sumTo(ctx, ctx.b.op("Neg", [ctx.b.op("Div", [ctx.b.op("Mul", [g, y]), c])]), r, c, undefined, y)
+        : undefined,
     ];
   },
   Pow: (ctx, n, [g]) => {
@@ -281,7 +381,7 @@ export const RULES: Record<string, Rule> = {
       const pf = ctx.elemType(p) === type ? p : b.op("Cast", [p], { to: type });
       d = b.op("Mul", [pf, b.op("Pow", [x, b.op("Sub", [pf, one(ctx, x)])])]);
     }
-    return [sumTo(ctx, b.op("Mul", [g, d]), outRank(ctx, n), x)];
+    return [sumTo(ctx, b.op("Mul", [g, d]), outRank(ctx, n), x, undefined, n.output[0])];
   },
 
   Softmax: (ctx, n, [g]) => {
@@ -493,13 +593,268 @@ export const RULES: Record<string, Rule> = {
     const [cond, a, c] = n.input as [string, string, string];
     const z = zero(ctx, n.output[0] as string);
     const r = outRank(ctx, n);
+    const y = n.output[0];
     return [
       undefined,
-      ctx.active(a) ? sumTo(ctx, ctx.b.op("Where", [cond, g, z]), r, a) : undefined,
-      ctx.active(c) ? sumTo(ctx, ctx.b.op("Where", [cond, z, g]), r, c) : undefined,
+      ctx.active(a) ? sumTo(ctx, ctx.b.op("Where", [cond, g, z]), r, a, undefined, y) : undefined,
+      ctx.active(c) ? sumTo(ctx, ctx.b.op("Where", [cond, z, g]), r, c, undefined, y) : undefined,
     ];
   },
+
+  Abs: unary((ctx, n, g) => ctx.b.op("Mul", [g, ctx.b.op("Sign", [n.input[0] as string])])),
+  Sin: unary((ctx, n, g) => ctx.b.op("Mul", [g, ctx.b.op("Cos", [n.input[0] as string])])),
+  Cos: unary((ctx, n, g) => ctx.b.op("Neg", [ctx.b.op("Mul", [g, ctx.b.op("Sin", [n.input[0] as string])])])),
+  Softplus: unary((ctx, n, g) => ctx.b.op("Mul", [g, ctx.b.op("Sigmoid", [n.input[0] as string])])),
+  LeakyRelu: unary((ctx, n, g) => {
+    const x = n.input[0] as string;
+    const alpha = ctx.b.scalar(attrFloat(n, "alpha", 0.01), ctx.elemType(x));
+    return ctx.b.op("Where", [ctx.b.op("Greater", [x, zero(ctx, x)]), g, ctx.b.op("Mul", [g, alpha])]);
+  }),
+  Gelu: unary((ctx, n, g) => {
+    const x = n.input[0] as string;
+    const { b } = ctx;
+    const type = ctx.elemType(x);
+    const c = (v: number) => b.scalar(v, type);
+    if (attrString(n, "approximate", "none") === "tanh") {
+      // y = x/2 (1 + tanh(u)), u = sqrt(2/pi) (x + 0.044715 x^3):
+      // dy/dx = (1 + t)/2 + x/2 (1 - t^2) sqrt(2/pi) (1 + 3 * 0.044715 x^2).
+      const x2 = b.op("Mul", [x, x]);
+      const u = b.op("Mul", [
+        c(Math.sqrt(2 / Math.PI)),
+        b.op("Add", [x, b.op("Mul", [c(0.044715), b.op("Mul", [x2, x])])]),
+      ]);
+      const t = b.op("Tanh", [u]);
+      const du = b.op("Mul", [c(Math.sqrt(2 / Math.PI)), b.op("Add", [c(1), b.op("Mul", [c(3 * 0.044715), x2])])]);
+      const left = b.op("Mul", [c(0.5), b.op("Add", [c(1), t])]);
+      const right = b.op("Mul", [
+        b.op("Mul", [c(0.5), x]),
+        b.op("Mul", [b.op("Sub", [c(1), b.op("Mul", [t, t])]), du]),
+      ]);
+      return b.op("Mul", [g, b.op("Add", [left, right])]);
+    }
+    // y = x Phi(x): dy/dx = Phi(x) + x phi(x), Phi(x) = (1 + erf(x / sqrt 2)) / 2, phi(x) = exp(-x^2/2) / sqrt(2 pi).
+    const cdf = b.op("Mul", [c(0.5), b.op("Add", [c(1), b.op("Erf", [b.op("Mul", [x, c(Math.SQRT1_2)])])])]);
+    const pdf = b.op("Mul", [
+      c(1 / Math.sqrt(2 * Math.PI)),
+      b.op("Exp", [b.op("Mul", [c(-0.5), b.op("Mul", [x, x])])]),
+    ]);
+    return b.op("Mul", [g, b.op("Add", [cdf, b.op("Mul", [x, pdf])])]);
+  }),
+
+  // Max/Min: the gradient goes to the inputs equal to the output, shared equally between ties (as PyTorch
+  // does for maximum/minimum); a tie is where the function has no derivative.
+  Max: (ctx, n, gys) => extremumGradient(ctx, n, gys),
+  Min: (ctx, n, gys) => extremumGradient(ctx, n, gys),
+  Mean: (ctx, n, [g]) => {
+    if (g === undefined) return [];
+    const share = ctx.b.op("Div", [g, ctx.b.scalar(n.input.length, ctx.elemType(n.output[0] as string))]);
+    return n.input.map((x) =>
+      ctx.active(x) ? sumTo(ctx, share, outRank(ctx, n), x, undefined, n.output[0]) : undefined,
+    );
+  },
+  ReduceMax: (ctx, n, gys) => reduceExtremumGradient(ctx, n, gys),
+  ReduceMin: (ctx, n, gys) => reduceExtremumGradient(ctx, n, gys),
+
+  Clip: (ctx, n, [g]) => {
+    if (g === undefined) return [];
+    const [x, lo, hi] = n.input as [string, string | undefined, string | undefined];
+    const { b } = ctx;
+    const z = zero(ctx, x);
+    const r = outRank(ctx, n);
+    // Inside [min, max] the output is x; below min it is min, above max it is max (bounds included in x's part).
+    const inside = [...(lo ? [b.op("GreaterOrEqual", [x, lo])] : []), ...(hi ? [b.op("LessOrEqual", [x, hi])] : [])];
+    const pass = inside.length === 0 ? undefined : inside.length === 1 ? inside[0] : b.op("And", inside);
+    const gx = ctx.active(x) ? (pass === undefined ? g : b.op("Where", [pass as string, g, z])) : undefined;
+    const gLo = lo && ctx.active(lo) ? sumTo(ctx, b.op("Where", [b.op("Less", [x, lo]), g, z]), r, lo) : undefined;
+    const gHi = hi && ctx.active(hi) ? sumTo(ctx, b.op("Where", [b.op("Greater", [x, hi]), g, z]), r, hi) : undefined;
+    return [gx, gLo, gHi];
+  },
+
+  Trilu: unary((ctx, n, g) => ctx.b.op("Trilu", [g, ...n.input.slice(1)], { upper: attrInt(n, "upper", 1) })),
+
+  CumSum: unary((ctx, n, g) =>
+    // y_i = sum_{j <= i} x_j (exclusive: j < i): each x_j reaches the outputs after it, a sum the other way.
+    ctx.b.op("CumSum", [g, n.input[1] as string], {
+      exclusive: attrInt(n, "exclusive", 0),
+      reverse: 1 - attrInt(n, "reverse", 0),
+    }),
+  ),
+
+  Tile: unary((ctx, n, g) => {
+    // y = x repeated r_k times along axis k: view the gradient as [r_0, d_0, r_1, d_1, ...] and sum the r axes.
+    const [x, repeats] = n.input as [string, string];
+    const { b } = ctx;
+    const r = ctx.rank(x);
+    const pairs = b.op(
+      "Concat",
+      [b.op("Unsqueeze", [repeats, b.ints([1])]), b.op("Unsqueeze", [ctx.shape(x), b.ints([1])])],
+      {
+        axis: 1,
+      },
+    );
+    const blocks = b.op("Reshape", [g, b.op("Reshape", [pairs, b.ints([-1])])]);
+    return reduceSum(
+      ctx,
+      blocks,
+      Array.from({ length: r }, (_, k) => 2 * k),
+      0,
+    );
+  }),
+
+  Pad: unary((ctx, n, g) => {
+    const mode = attrString(n, "mode", "constant");
+    if (mode !== "constant")
+      throw new UnsupportedOpError("Pad", n.name ?? "", `mode "${mode}" (only constant padding has a rule)`);
+    // Padding by p is undone by padding by -p (negative pads crop), and a crop's gradient pads with zeros.
+    const [, pads, , axes] = n.input as [string, string, string | undefined, string | undefined];
+    const negated = ctx.b.op("Neg", [pads]);
+    return ctx.b.op("Pad", axes ? [g, negated, "", axes] : [g, negated], { mode: "constant" });
+  }),
+
+  GatherElements: unary((ctx, n, g) => {
+    const [x, indices] = n.input as [string, string];
+    // ScatterElements reads negative indices as GatherElements does (counted from the end).
+    return ctx.b.op("ScatterElements", [zerosLike(ctx, x), indices, g], {
+      axis: attrInt(n, "axis", 0),
+      reduction: "add",
+    });
+  }),
+
+  GatherND: unary((ctx, n, g) => gatherNDGradient(ctx, n, g)),
+
+  ScatterElements: (ctx, n, [g]) => {
+    if (g === undefined) return [];
+    const [data, indices, updates] = n.input as [string, string, string];
+    const axis = attrInt(n, "axis", 0);
+    const reduction = attrString(n, "reduction", "none");
+    if (reduction !== "none" && reduction !== "add")
+      throw new UnsupportedOpError("ScatterElements", n.name ?? "", `reduction "${reduction}"`);
+    const { b } = ctx;
+    // "none": the scattered positions of data are overwritten, so their gradient is 0; "add": all of it.
+    const gData = !ctx.active(data)
+      ? undefined
+      : reduction === "add"
+        ? g
+        : b.op("ScatterElements", [g, indices, zerosLike(ctx, updates)], { axis });
+    const gUpdates = ctx.active(updates) ? b.op("GatherElements", [g, indices], { axis }) : undefined;
+    return [gData, undefined, gUpdates];
+  },
+
+  ScatterND: (ctx, n, [g]) => {
+    if (g === undefined) return [];
+    const [data, indices, updates] = n.input as [string, string, string];
+    const reduction = attrString(n, "reduction", "none");
+    if (reduction !== "none" && reduction !== "add")
+      throw new UnsupportedOpError("ScatterND", n.name ?? "", `reduction "${reduction}"`);
+    const { b } = ctx;
+    const gData = !ctx.active(data)
+      ? undefined
+      : reduction === "add"
+        ? g
+        : b.op("ScatterND", [g, indices, zerosLike(ctx, updates)]);
+    const gUpdates = ctx.active(updates) ? b.op("GatherND", [g, indices]) : undefined;
+    return [gData, undefined, gUpdates];
+  },
+
+  Einsum: (ctx, n, [g]) => (g === undefined ? [] : einsumGradient(ctx, n, g)),
+
+  RMSNormalization: (ctx, n, [g]) => {
+    if (g === undefined) return [];
+    const [x, scale] = n.input as [string, string];
+    const r = ctx.rank(x);
+    const axis = normAxis(attrInt(n, "axis", -1), r);
+    const axes = Array.from({ length: r - axis }, (_, i) => axis + i);
+    const { b } = ctx;
+    const type = ctx.elemType(x);
+    // y = x inv scale, inv = 1 / sqrt(mean(x^2) + eps): dx = inv (g scale - xhat mean(g scale xhat)).
+    const inv = b.op("Reciprocal", [
+      b.op("Sqrt", [
+        b.op("Add", [reduceMean(ctx, b.op("Mul", [x, x]), axes, 1), b.scalar(attrFloat(n, "epsilon", 1e-5), type)]),
+      ]),
+    ]);
+    const xhat = b.op("Mul", [x, inv]);
+    const gScale = ctx.active(scale) ? sumTo(ctx, b.op("Mul", [g, xhat]), r, scale) : undefined;
+    let gx: string | undefined;
+    if (ctx.active(x)) {
+      const gs = b.op("Mul", [g, scale]);
+      gx = b.op("Mul", [
+        inv,
+        b.op("Sub", [gs, b.op("Mul", [xhat, reduceMean(ctx, b.op("Mul", [gs, xhat]), axes, 1)])]),
+      ]);
+    }
+    return [gx, gScale];
+  },
 };
+
+/** Max or Min of any number of inputs (see the rule's comment). */
+function extremumGradient(ctx: RuleContext, n: NodeProto, [g]: Array<string | undefined>): Array<string | undefined> {
+  if (g === undefined) return [];
+  if (n.input.length === 1) return [g];
+  const y = n.output[0] as string;
+  const masks = n.input.map((x) => equalMask(ctx, x, y, y));
+  const share = ctx.b.op("Div", [g, ctx.b.op("Sum", masks)]);
+  const r = outRank(ctx, n);
+  return n.input.map((x, k) =>
+    ctx.active(x) ? sumTo(ctx, ctx.b.op("Mul", [share, masks[k] as string]), r, x, undefined, y) : undefined,
+  );
+}
+
+/** ReduceMax / ReduceMin: the gradient goes to the elements equal to the extremum, shared between ties. */
+function reduceExtremumGradient(
+  ctx: RuleContext,
+  n: NodeProto,
+  [g]: Array<string | undefined>,
+): Array<string | undefined> {
+  if (g === undefined) return [];
+  const x = n.input[0] as string;
+  const y = n.output[0] as string;
+  const axes = nodeReduceAxes(ctx, n);
+  if (axes === undefined) throw new UnsupportedOpError(n.opType ?? "", n.name ?? "", "the axes must be constant");
+  if (axes.length === 0 && attrInt(n, "noop_with_empty_axes", 0) === 1) return [g];
+  const r = ctx.rank(x);
+  const all = (axes.length === 0 ? Array.from({ length: r }, (_, k) => k) : axes.map((a) => normAxis(a, r))).sort(
+    (a, c) => a - c,
+  );
+  const keepdims = attrInt(n, "keepdims", 1);
+  const mask = equalMask(ctx, x, keepReducedDims(ctx, y, all, keepdims), x);
+  const count = reduceSum(ctx, mask, all, 1);
+  return [ctx.b.op("Mul", [ctx.b.op("Div", [keepReducedDims(ctx, g, all, keepdims), count]), mask])];
+}
+
+/**
+ * GatherND's gradient: ScatterND with accumulation into zeros. Negative indices are made positive first
+ * (ScatterND does not promise to read them); `batch_dims` b > 0 becomes one flat batch axis whose index is
+ * prepended to every index tuple, since ScatterND has no batch dimensions.
+ */
+function gatherNDGradient(ctx: RuleContext, n: NodeProto, g: string): string {
+  const [x, indices] = n.input as [string, string];
+  const { b } = ctx;
+  const batchDims = attrInt(n, "batch_dims", 0);
+  const r = ctx.rank(x);
+  const ri = ctx.rank(indices);
+  // The dims the index tuples address: x's dims batchDims .. batchDims + (tuple length).
+  const tupleEnd = b.op("Add", [b.ints([batchDims]), b.op("Gather", [ctx.shape(indices), b.ints([ri - 1])])]);
+  const dims = b.op("Slice", [ctx.shape(x), b.ints([batchDims]), tupleEnd]);
+  const fixed = b.op("Where", [b.op("Less", [indices, b.ints([0], [])]), b.op("Add", [indices, dims]), indices]);
+  if (batchDims === 0) return b.op("ScatterND", [zerosLike(ctx, x), fixed, g], { reduction: "add" });
+  const y = n.output[0] as string; // g has y's shape
+  const batch = reduce(ctx, "ReduceProd", b.op("Slice", [ctx.shape(x), b.ints([0]), b.ints([batchDims])]), [], 1);
+  const flatShape = (t: string, rank: number) =>
+    b.op("Concat", [b.ints([-1]), b.op("Slice", [ctx.shape(t), b.ints([batchDims]), b.ints([rank])])], { axis: 0 });
+  const tuples = b.op("Reshape", [fixed, flatShape(indices, ri)]);
+  // The batch index of every tuple: Range(0, B) as [B, 1, ..., 1], expanded to the tuples' shape with last dim 1.
+  const range = b.op("Range", [b.ints([0], []), b.op("Squeeze", [batch, b.ints([0])]), b.ints([1], [])]);
+  const column = b.op("Reshape", [range, b.ints([-1, ...Array.from({ length: ri - batchDims }, () => 1)])]);
+  const tupleShape = b.op("Shape", [tuples]);
+  const lead = b.op("Concat", [b.op("Slice", [tupleShape, b.ints([0]), b.ints([-1])]), b.ints([1])], { axis: 0 });
+  const withBatch = b.op("Concat", [b.op("Expand", [column, lead]), tuples], { axis: -1 });
+  const flatX = b.op("Concat", [batch, b.op("Slice", [ctx.shape(x), b.ints([batchDims]), b.ints([r])])], { axis: 0 });
+  const zeros = b.op("ConstantOfShape", [flatX], { value: zeroValue(ctx, x) });
+  const scattered = b.op("ScatterND", [zeros, withBatch, b.op("Reshape", [g, flatShape(y, ctx.rank(y))])], {
+    reduction: "add",
+  });
+  return b.op("Reshape", [scattered, ctx.shape(x)]);
+}
 
 /** The `values` input of OneHot: [off, on] = [0, 1] in the given float type. */
 function constPair(ctx: RuleContext, elemType: number): string {

@@ -22,6 +22,7 @@
 
 import { InvalidValueError, maxOf, NpovError, pushAll } from "@npov/core";
 import * as ort from "onnxruntime-node";
+import { upgradeOpset } from "./contrib/opset.js";
 import { buildGradientGraph } from "./gradient.js";
 import { sampleFeeds } from "./probe.js";
 import {
@@ -32,6 +33,7 @@ import {
   makeTensor,
   type NodeProto,
   onnx,
+  opsetVersion,
   type TensorProto,
   type ValueInfoProto,
   valueInfo,
@@ -575,7 +577,10 @@ export async function buildSplitVjp(model: ModelProto, options: SplitVjpOptions)
   return withWeightFile(() => buildSplit(model, options));
 }
 
-async function buildSplit(model: ModelProto, options: SplitVjpOptions): Promise<SplitVjp> {
+async function buildSplit(given: ModelProto, options: SplitVjpOptions): Promise<SplitVjp> {
+  // The forward graph must be the one the gradient graph starts with: raise an old graph to opset 13
+  // first, as buildGradientGraph would (the later raise to 16 for scatter rules changes no node).
+  const model = opsetVersion(given) < 13 ? upgradeOpset(given, 13) : given;
   const loss = options.loss ?? "token_loss";
   const head = options.head ?? findLmHeadInput(model, options.logits ?? "logits");
   const headSub = headSubgraph(model, head, loss);
@@ -583,8 +588,8 @@ async function buildSplit(model: ModelProto, options: SplitVjpOptions): Promise<
   const upstream = body.upstream[head] as string;
   const baseGraph = model.graph as GraphProto;
   const bodyGraph = body.model.graph as GraphProto;
-  const nForward = baseGraph.node.length;
-  const nInit = baseGraph.initializer.length;
+  const nForward = body.forward.nodes;
+  const nInit = body.forward.initializers;
   const backwardNodes = (bodyGraph.node as NodeProto[]).slice(nForward);
   const backwardInits = (bodyGraph.initializer as TensorProto[]).slice(nInit);
   const forwardInits = new Map((baseGraph.initializer as TensorProto[]).map((t) => [t.name, t]));
@@ -932,8 +937,9 @@ async function buildSplit(model: ModelProto, options: SplitVjpOptions): Promise<
   });
   pruneDeadNodes(bGraph as GraphProto);
   const backward = onnx.ModelProto.create({
-    irVersion: model.irVersion,
-    opsetImport: model.opsetImport,
+    // The gradient graph's opset: accumulating scatters need 16 where the forward graph may have 13.
+    irVersion: body.model.irVersion,
+    opsetImport: body.model.opsetImport,
     producerName: "npov split-vjp",
     graph: bGraph,
   });

@@ -34,13 +34,13 @@ describe("errors and scalar seeds", () => {
   it("names the op and node without a rule on the differentiable path", async () => {
     const model = tinyModel({
       inputs: [{ name: "x", dims: [2, 3] }],
-      nodes: [["Sin", ["x"], ["out"]]],
+      nodes: [["Softsign", ["x"], ["out"]]],
       outputs: ["out"],
     });
     const error = await buildGradientGraph(model, { of: "out", wrt: ["x"] }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnsupportedOpError);
     expect((error as UnsupportedOpError).code).toBe("UNSUPPORTED_OP");
-    expect((error as UnsupportedOpError).message).toContain('Sin (node "Sin_0")');
+    expect((error as UnsupportedOpError).message).toContain('Softsign (node "Softsign_0")');
   });
 
   it("ignores ops without rules off the path, and refuses unknown tensors", async () => {

@@ -182,7 +182,12 @@ describe("transformers.js generation offline on zoo models", () => {
     }
     const llama = await inspectModel(join(ZOO, "optimum-llama"));
     expect(llama.variants.map((v) => v.dtype)).toEqual(["fp32", "fp16", "q8", "int8", "uint8", "q4", "q4f16"]);
-    for (const v of llama.variants)
-      for (const f of Object.values(v.features)) expect(f).toEqual({ supported: true, blockers: [] });
+    expect(llama.kind).toBe("causal");
+    for (const v of llama.variants) {
+      // nli is a sequence classifier's feature: it does not apply to a language model, and says so.
+      expect(v.features.nli).toMatchObject({ supported: false, applicable: false });
+      for (const f of Object.values(v.features).filter((x) => x.applicable !== false))
+        expect(f).toEqual({ supported: true, blockers: [] });
+    }
   });
 });

@@ -14,6 +14,7 @@ import {
   loadPretrained,
   type ModelContext,
   type ModelDtype,
+  ModelKindError,
   ModelRunError,
   maxPositions,
   modelContext,
@@ -286,6 +287,14 @@ export class SalienceDetector {
       ...(options.modelFileName !== undefined ? { modelFileName: options.modelFileName } : {}),
     } as const;
     const files = await loadPretrained(idOrPath, load);
+    if (files.kind === "sequence-classifier")
+      throw new ModelKindError(
+        files.dir,
+        files.kind,
+        ["causal", "seq2seq"],
+        "salience over a response's tokens (the gradient of their next-token losses)",
+        "Use EncoderSalience for a sequence classifier (npov salience picks it by itself).",
+      );
     const chunkSize = options.chunkSize ?? "auto";
     if (chunkSize !== "auto" && (!Number.isInteger(chunkSize) || chunkSize < 1))
       throw new InvalidValueError("chunkSize", 'must be a positive integer or "auto".');

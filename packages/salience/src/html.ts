@@ -9,6 +9,7 @@
  */
 import { truncateText, type WordLabels } from "@npov/core";
 import type { SalienceResult } from "./detector.js";
+import type { EncoderInputSalience } from "./encoder.js";
 import { at } from "./postprocess.js";
 
 const escapeHtml = (s: string) =>
@@ -149,6 +150,83 @@ ${options.warning === undefined ? "" : `<p class="warning" role="alert"><b>Warni
 <div class="map-wrap"><svg class="salience" xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">
 ${parts.join("\n")}
 </svg></div>
+</body></html>
+`;
+}
+
+/** Options of {@link renderEncoderSalienceHtml}. */
+export interface EncoderSalienceHtmlOptions {
+  title?: string;
+  /** Shown above the text (e.g. that the model failed the sanity check: the maps mean nothing then). */
+  warning?: string;
+}
+
+/** Diverging scale for signed attributions: red (-1), white (0), blue (+1). */
+export function signedSalienceColor(x: number): string {
+  const t = Math.min(1, Math.max(-1, x));
+  if (t >= 0) return salienceColor(t);
+  const mix = (a: number, b: number) => Math.round(a + (b - a) * -t);
+  return `rgb(${mix(255, 165)},${mix(255, 15)},${mix(255, 21)})`;
+}
+
+/**
+ * A self-contained page of an encoder salience result: the arguments (grouped by perspective) and the
+ * response as running text, each word shaded by its attribution to the label's logit relative to the
+ * largest |attribution| (blue raises the logit, red lowers it; grad-norm: blue only), with the value and
+ * share on hover, and the label probabilities.
+ */
+export function renderEncoderSalienceHtml(
+  result: EncoderInputSalience,
+  options: EncoderSalienceHtmlOptions = {},
+): string {
+  const words = [...result.words.arguments, ...result.words.response];
+  const max = Math.max(0, ...words.map((w) => Math.abs(w.attribution)));
+  const shade = (v: number) =>
+    result.variant === "grad-norm" ? salienceColor(max > 0 ? v / max : 0) : signedSalienceColor(max > 0 ? v / max : 0);
+  const marked = (
+    text: string,
+    ws: ReadonlyArray<{ start: number; end: number; attribution: number; share: number }>,
+  ) => {
+    let out = "";
+    let at = 0;
+    for (const w of [...ws].sort((a, b) => a.start - b.start)) {
+      if (w.start < at) continue;
+      out += escapeHtml(text.slice(at, w.start));
+      out += `<span class="w" style="background:${shade(w.attribution)}" title="${w.attribution.toExponential(3)} (share ${(100 * w.share).toFixed(1)}%)">${escapeHtml(text.slice(w.start, w.end))}</span>`;
+      at = w.end;
+    }
+    return out + escapeHtml(text.slice(at));
+  };
+  const argumentsHtml = result.perspectives
+    .map((p, k) => {
+      const items = p.arguments
+        .map((a, j) => {
+          const own = result.words.arguments.filter((w) => w.perspective === k && w.argument === j);
+          return `<li>${marked(a.text, own)} <small>(${(100 * a.share).toFixed(1)}%)</small></li>`;
+        })
+        .join("");
+      return `<h3>${escapeHtml(p.label)} <small>(${(100 * p.share).toFixed(1)}%)</small></h3><ul>${items}</ul>`;
+    })
+    .join("\n");
+  const title = options.title ?? "npov encoder salience";
+  const probabilities = result.labels
+    .map((l, k) => `<span>${escapeHtml(l)} <b>${(result.probabilities[k] as number).toFixed(3)}</b></span>`)
+    .join("");
+  return `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'"><title>${escapeHtml(title)}</title>
+<style>body{font-family:system-ui,sans-serif;margin:0 auto;padding:1rem;max-width:960px;color:#222;line-height:1.7}
+h1{font-size:1.3rem;overflow-wrap:anywhere}h3{margin:.6rem 0 .2rem;font-size:1rem}.w{padding:0 .1rem;border-radius:2px}
+.scores{display:flex;flex-wrap:wrap;gap:.3rem 1.5rem}.warning{border-left:4px solid #c0392b;padding:.3rem .6rem;background:#fdf2f0}
+p,li{overflow-wrap:anywhere}</style></head><body>
+<h1>${escapeHtml(title)}</h1>
+${options.warning ? `<p class="warning">${escapeHtml(options.warning)}</p>` : ""}
+<p class="scores">${probabilities}<span>attributed: <b>${escapeHtml(result.label)}</b> logit, ${escapeHtml(result.variant)}</span></p>
+<p>Premise: the arguments; hypothesis: the response. A word's shade is its attribution relative to the largest (${max.toExponential(3)})${result.variant === "grad-norm" ? "" : ": blue raised the logit, red lowered it"}; hover for the value and its share of all words' |attribution|.${result.scaleInvariant ? " This model normalizes the scale of its word embeddings away, so gradient x input is about 0 for every word by construction: use the grad-norm variant." : ""}</p>
+<h2>Arguments</h2>
+${argumentsHtml}
+<h2>Response</h2>
+<p>${marked(result.hypothesis.text, result.words.response)}</p>
 </body></html>
 `;
 }

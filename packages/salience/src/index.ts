@@ -13,5 +13,6 @@ export {
 } from "@npov/autograd";
 export * from "./align.js";
 export * from "./detector.js";
+export * from "./encoder.js";
 export * from "./html.js";
 export * from "./postprocess.js";

@@ -1,7 +1,14 @@
 import { mkdtempSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { matrix, renderSalienceHtml, type SalienceResult, salienceColor } from "@npov/salience";
+import {
+  matrix,
+  renderEncoderSalienceHtml,
+  renderSalienceHtml,
+  type SalienceResult,
+  salienceColor,
+  signedSalienceColor,
+} from "@npov/salience";
 import fc from "fast-check";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -153,5 +160,51 @@ describe("salience heatmap in headless Chromium at 420 and 1280 px", () => {
     expect(box!.y + box!.height).toBeLessThanOrEqual(scores!.y);
     expect(box!.y).toBeLessThan(900); // on the first screen
     await page.close();
+  });
+});
+
+describe("renderEncoderSalienceHtml", () => {
+  const word = (text: string, start: number, attribution: number, share: number) => ({
+    text,
+    start,
+    end: start + text.length,
+    attribution,
+    share,
+  });
+  const result = {
+    method: "encoder-salience" as const,
+    variant: "grad-x-input" as const,
+    label: "entailment",
+    labelIndex: 0,
+    labels: ["entailment", "neutral", "contradiction"],
+    logits: [1, 0, -1],
+    probabilities: [0.665, 0.245, 0.09],
+    premise: { text: "Cages <harm> animals.", words: [] },
+    hypothesis: { text: "Zoos & cages.", words: [] },
+    tokens: [],
+    special: 0,
+    scaleSensitivity: 0.5,
+    scaleInvariant: false,
+    words: {
+      arguments: [
+        { ...word("Cages", 0, 0.2, 0.4), perspective: 0, argument: 0 },
+        { ...word("harm", 7, -0.1, 0.2), perspective: 0, argument: 0 },
+      ],
+      response: [word("Zoos", 0, 0.1, 0.2), word("cages", 7, -0.05, 0.2)],
+    },
+    perspectives: [{ label: "pro <1>", share: 0.6, arguments: [{ text: "Cages <harm> animals.", share: 0.6 }] }],
+  };
+
+  it("shades words by signed attribution, escapes text, and shows the warning", () => {
+    const page = renderEncoderSalienceHtml(result, { warning: "fails the <NLI> check" });
+    expect(page).toContain("fails the &lt;NLI&gt; check");
+    expect(page).toContain("pro &lt;1&gt;");
+    expect(page).toContain("&lt;<span"); // "<" before the word is escaped, the word itself wrapped
+    expect(page).toContain("Zoos</span> &amp; ");
+    // The largest |attribution| (0.2) is the darkest blue; -0.1 is half-way to red.
+    expect(page).toContain(`background:${signedSalienceColor(1)}`);
+    expect(page).toContain(`background:${signedSalienceColor(-0.5)}`);
+    expect(signedSalienceColor(0)).toBe("rgb(255,255,255)");
+    expect(signedSalienceColor(-1)).toBe("rgb(165,15,21)");
   });
 });

@@ -2,6 +2,8 @@ import {
   inspectModel,
   modelFileOptions as loaderModelFileOptions,
   MODEL_DTYPES,
+  MODEL_FEATURES,
+  type ModelFeature,
   type ModelInspection,
 } from "@npov/autograd";
 import type { Command } from "commander";
@@ -25,15 +27,44 @@ export const modelFileOptions = loaderModelFileOptions;
 
 const mark = (ok: boolean) => (ok ? "yes" : "NO");
 
-/** A plain-text summary of an inspection: one block per variant, blockers under each feature. */
+/** How a model kind is named for a user. */
+const KIND_TEXT: Record<ModelInspection["kind"], string> = {
+  causal: "causal language model",
+  seq2seq: "seq2seq language model",
+  "sequence-classifier": "sequence classifier",
+};
+
+/** A feature as named in the "not ..." list (what the name stands for, when it is not obvious). */
+const FEATURE_TEXT: Record<ModelFeature, string> = {
+  generation: "generation",
+  scoring: "scoring (the YES/NO prompt classifier)",
+  salience: "salience",
+  tuning: "tuning (its soft prompt)",
+  nli: "nli (needs a sequence classifier with an entailment label)",
+};
+
+/**
+ * A plain-text summary of an inspection: the model kind and the features that make sense for it, then one
+ * block per variant with those features and what blocks each.
+ */
 export function formatInspection(r: ModelInspection): string {
-  const lines = [`${r.dir}: ${r.modelType || "unknown model_type"} (${r.kind})`];
+  const what = [
+    ...(r.architectures.length > 0 ? [r.architectures.join(", ")] : []),
+    ...(r.labels !== undefined ? [`labels ${r.labels.join(", ")}`] : []),
+  ];
+  const lines = [
+    `${r.dir}: ${r.modelType || "unknown model_type"} (${KIND_TEXT[r.kind]}${what.length > 0 ? `: ${what.join("; ")}` : ""})`,
+  ];
+  const others = MODEL_FEATURES.filter((f) => !r.applicableFeatures.includes(f));
+  lines.push(
+    `  features that make sense: ${r.applicableFeatures.join(", ")} -- not ${others.map((f) => FEATURE_TEXT[f]).join(", ")}`,
+  );
   for (const v of r.variants) {
-    const f = v.features;
-    lines.push(
-      `  ${v.dtype.padEnd(6)} ${v.files.map((x) => x.file).join(" + ")}  generation ${mark(f.generation.supported)}  scoring ${mark(f.scoring.supported)}  salience ${mark(f.salience.supported)}  tuning ${mark(f.tuning.supported)}`,
+    const shown = r.applicableFeatures.map((f) => `${f} ${mark(v.features[f].supported)}`).join("  ");
+    lines.push(`  ${v.dtype.padEnd(6)} ${v.files.map((x) => x.file).join(" + ")}  ${shown}`);
+    const blockers = new Set(
+      r.applicableFeatures.flatMap((name) => v.features[name].blockers.map((b) => `${name}: ${b}`)),
     );
-    const blockers = new Set(Object.entries(f).flatMap(([name, s]) => s.blockers.map((b) => `${name}: ${b}`)));
     for (const b of blockers) lines.push(`      ${b}`);
     const contrib = new Set(v.files.flatMap((x) => x.ops.filter((o) => o.includes(":"))));
     if (contrib.size > 0) lines.push(`      contrib ops (rewritten in standard ONNX ops): ${[...contrib].join(", ")}`);
@@ -45,7 +76,9 @@ export function registerModel(program: Command): void {
   const model = program.command("model").description("what npov can do with a model folder");
   model
     .command("inspect")
-    .description("which npov features (generation, scoring, salience, tuning) a model folder supports, per dtype file")
+    .description(
+      "what kind of model a folder holds (causal, seq2seq, sequence classifier) and which npov features it supports, per dtype file",
+    )
     .requiredOption("--model <dir>", "model folder in the transformers.js layout (config.json, tokenizer.json, onnx/)")
     .option("--deep", "also build each gradient graph and load it in onnxruntime (slower, sees shapes)")
     .option("--json", "machine-readable output")
