@@ -136,7 +136,7 @@ function checkPrices(value: unknown): CascadePrices {
     if (v === undefined && key === "latencyMs") continue;
     if (!Array.isArray(v) || v.length !== 2)
       throw new InvalidValueError(`prices.${key}`, "must be two numbers: [stage 1, stage 2].");
-    v.forEach((x, i) => requireNumber(x, `prices.${key}[${i}]`, { min: 0 }));
+    for (const [i, x] of v.entries()) requireNumber(x, `prices.${key}[${i}]`, { min: 0 });
   }
   return value as CascadePrices;
 }
@@ -215,6 +215,13 @@ interface TypeTable {
   N: number;
 }
 
+/** `[0, x0, x0 + x1, ...]`. */
+function prefixSums(xs: readonly number[]): number[] {
+  const out = [0];
+  for (const x of xs) out.push((out.at(-1) as number) + x);
+  return out;
+}
+
 function typeTable(t: CascadeTypeScores, threshold2: number, maxCuts: number): TypeTable {
   const distinct = [...new Set(t.stage1)].sort((a, b) => a - b);
   // Cut k splits the scores below distinct[k] from the rest; beyond maxCuts, evenly spaced quantiles.
@@ -245,16 +252,15 @@ function typeTable(t: CascadeTypeScores, threshold2: number, maxCuts: number): T
     counts[side][g]++;
     if ((t.stage2[i] as number) >= threshold2) counts2[side][g]++;
   });
-  const prefix = (xs: number[]) => xs.reduce((acc, x) => (acc.push((acc.at(-1) as number) + x), acc), [0]);
-  const pos = prefix(counts.pos);
-  const neg = prefix(counts.neg);
+  const pos = prefixSums(counts.pos);
+  const neg = prefixSums(counts.neg);
   return {
     cuts,
     group,
     pos,
     neg,
-    pos2: prefix(counts2.pos),
-    neg2: prefix(counts2.neg),
+    pos2: prefixSums(counts2.pos),
+    neg2: prefixSums(counts2.neg),
     P: pos.at(-1) as number,
     N: neg.at(-1) as number,
   };
@@ -290,7 +296,7 @@ function cheapestBand(
     if (others[i]) otherCount++;
     else fresh[g]++;
   });
-  const freshPrefix = fresh.reduce((acc: number[], x: number) => (acc.push((acc.at(-1) as number) + x), acc), [0]);
+  const freshPrefix = prefixSums(fresh);
   const { pos, neg, pos2, neg2, P, N } = table;
   const rate = (x: number, d: number) => (d === 0 ? 0 : x / d);
   let best: Candidate | undefined;
@@ -307,8 +313,9 @@ function cheapestBand(
   for (let a = 0; a <= groups; a++)
     for (let b = a; b <= groups; b++) {
       // Groups >= b are flagged by stage 1; groups in [a, b) go to stage 2.
-      const tp = pos[groups] - pos[b] + (pos2[b] - pos2[a]);
-      const fp = neg[groups] - neg[b] + (neg2[b] - neg2[a]);
+      const at = (xs: number[], k: number) => xs[k] as number;
+      const tp = at(pos, groups) - at(pos, b) + (at(pos2, b) - at(pos2, a));
+      const fp = at(neg, groups) - at(neg, b) + (at(neg2, b) - at(neg2, a));
       if (rate(fp, N) > maxFpr) continue;
       const met = P === 0 || rate(tp, P) >= targetRecall;
       const c = { a, b, tp, fp, union: otherCount + (freshPrefix[b] as number) - (freshPrefix[a] as number) };
@@ -407,7 +414,12 @@ export function calibrateCascade(scores: CascadeScores, options: CascadeCalibrat
   let chosen: (CascadeTradeoff & { targetRecall: number; met: boolean }) | undefined;
   for (const recall of [...new Set([...levels, targetRecall])].sort((a, b) => a - b)) {
     const { plan, met } = cascadeAt(recall);
-    const row = { label: `cascade, recall >= ${recall}`, targetRecall: recall, met, ...evaluateCascade(s, plan, prices) };
+    const row = {
+      label: `cascade, recall >= ${recall}`,
+      targetRecall: recall,
+      met,
+      ...evaluateCascade(s, plan, prices),
+    };
     table.push(row);
     if (recall === targetRecall) chosen = row;
   }

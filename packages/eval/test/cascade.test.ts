@@ -88,48 +88,54 @@ describe("calibrateCascade", () => {
       .array(example, { minLength: 4, maxLength: 14 })
       .filter(
         (xs) =>
-          xs.some((x) => x.hl) && xs.some((x) => !x.hl) && xs.some((x) => x.cl === true) && xs.some((x) => x.cl === false),
+          xs.some((x) => x.hl) &&
+          xs.some((x) => !x.hl) &&
+          xs.some((x) => x.cl === true) &&
+          xs.some((x) => x.cl === false),
       );
     fc.assert(
-      fc.property(
-        data,
-        fc.constantFrom(0.5, 0.75, 1),
-        fc.constantFrom(0, 0.25, 0.5),
-        (xs, targetRecall, maxFpr) => {
-          const s: CascadeScores = {
-            hallucination: { stage1: xs.map((x) => x.h1 / 6), stage2: xs.map((x) => x.h2 / 4), labels: xs.map((x) => x.hl) },
-            coverage: { stage1: xs.map((x) => x.c1 / 6), stage2: xs.map((x) => x.c2 / 4), labels: xs.map((x) => x.cl) },
-          };
-          const c = calibrateCascade(s, { targetRecall, maxFpr, prices });
-          const again = evaluateCascade(s, c.chosen.plan, prices);
-          expect(again.escalated).toBeCloseTo(c.chosen.escalated, 12);
-          for (const t of ["hallucination", "coverage"] as const) {
-            expect(c.chosen.metrics[t].fpr).toBeLessThanOrEqual(maxFpr + 1e-12);
-            if (c.chosen.met) expect(c.chosen.metrics[t].recall).toBeGreaterThanOrEqual(targetRecall - 1e-12);
-          }
-          // Brute force over every pair of bands on the observed cut points.
-          const cuts = (v: number[]) => [0, ...[...new Set(v)].sort((a, b) => a - b), 2];
-          const bands = (v: number[]): CascadeBand[] =>
-            cuts(v).flatMap((low, i, all) => all.slice(i).map((high) => ({ low, high })));
-          let feasible = false;
-          let cheapest = Number.POSITIVE_INFINITY;
-          for (const hb of bands(s.hallucination.stage1 as number[]))
-            for (const cb of bands(s.coverage.stage1 as number[])) {
-              const o = evaluateCascade(s, { bands: { hallucination: hb, coverage: cb }, thresholds: c.chosen.plan.thresholds }, prices);
-              const ok = (["hallucination", "coverage"] as const).every(
-                (t) => o.metrics[t].fpr <= maxFpr && o.metrics[t].recall >= targetRecall,
-              );
-              if (ok) {
-                feasible = true;
-                cheapest = Math.min(cheapest, o.escalated);
-              }
+      fc.property(data, fc.constantFrom(0.5, 0.75, 1), fc.constantFrom(0, 0.25, 0.5), (xs, targetRecall, maxFpr) => {
+        const s: CascadeScores = {
+          hallucination: {
+            stage1: xs.map((x) => x.h1 / 6),
+            stage2: xs.map((x) => x.h2 / 4),
+            labels: xs.map((x) => x.hl),
+          },
+          coverage: { stage1: xs.map((x) => x.c1 / 6), stage2: xs.map((x) => x.c2 / 4), labels: xs.map((x) => x.cl) },
+        };
+        const c = calibrateCascade(s, { targetRecall, maxFpr, prices });
+        const again = evaluateCascade(s, c.chosen.plan, prices);
+        expect(again.escalated).toBeCloseTo(c.chosen.escalated, 12);
+        for (const t of ["hallucination", "coverage"] as const) {
+          expect(c.chosen.metrics[t].fpr).toBeLessThanOrEqual(maxFpr + 1e-12);
+          if (c.chosen.met) expect(c.chosen.metrics[t].recall).toBeGreaterThanOrEqual(targetRecall - 1e-12);
+        }
+        // Brute force over every pair of bands on the observed cut points.
+        const cuts = (v: number[]) => [0, ...[...new Set(v)].sort((a, b) => a - b), 2];
+        const bands = (v: number[]): CascadeBand[] =>
+          cuts(v).flatMap((low, i, all) => all.slice(i).map((high) => ({ low, high })));
+        let feasible = false;
+        let cheapest = Number.POSITIVE_INFINITY;
+        for (const hb of bands(s.hallucination.stage1 as number[]))
+          for (const cb of bands(s.coverage.stage1 as number[])) {
+            const o = evaluateCascade(
+              s,
+              { bands: { hallucination: hb, coverage: cb }, thresholds: c.chosen.plan.thresholds },
+              prices,
+            );
+            const ok = (["hallucination", "coverage"] as const).every(
+              (t) => o.metrics[t].fpr <= maxFpr && o.metrics[t].recall >= targetRecall,
+            );
+            if (ok) {
+              feasible = true;
+              cheapest = Math.min(cheapest, o.escalated);
             }
-          expect(c.chosen.met).toBe(feasible);
-          // Coordinate descent is only sure of a local optimum; on these small sets it finds the global one (also
-          // over 1,500 runs with another seed).
-          if (feasible) expect(c.chosen.escalated).toBeLessThanOrEqual(cheapest + 1e-12);
-        },
-      ),
+          }
+        expect(c.chosen.met).toBe(feasible);
+        // Coordinate descent is only sure of a local optimum; on these small sets it finds the global one (also
+        // over 1,500 runs with another seed).
+        if (feasible) expect(c.chosen.escalated).toBeLessThanOrEqual(cheapest + 1e-12);
+      }),
       { seed: 32, numRuns: 150 },
     );
   });
@@ -143,9 +149,16 @@ describe("calibrateCascade", () => {
       expect.objectContaining({ path: "options.targetRecall" }),
     );
     expect(() =>
-      calibrateCascade(scores, { targetRecall: 1, maxFpr: 0, prices: { costUsd: [0, -1] as unknown as [number, number] } }),
+      calibrateCascade(scores, {
+        targetRecall: 1,
+        maxFpr: 0,
+        prices: { costUsd: [0, -1] as unknown as [number, number] },
+      }),
     ).toThrow(expect.objectContaining({ path: "prices.costUsd[1]" }));
-    const oneClass = { ...scores, hallucination: { ...scores.hallucination, labels: scores.hallucination.labels.map(() => true) } };
+    const oneClass = {
+      ...scores,
+      hallucination: { ...scores.hallucination, labels: scores.hallucination.labels.map(() => true) },
+    };
     expect(() => calibrateCascade(oneClass, { targetRecall: 1, maxFpr: 0, prices })).toThrow(
       expect.objectContaining({ path: "scores.hallucination.labels" }),
     );
