@@ -22,6 +22,7 @@ export default defineConfig({
         "queue",
         "annotate",
         "cli",
+        "ai-sdk",
       ].map((n) => [`@npov/${n}`, pkg(n)]),
     ),
   },
