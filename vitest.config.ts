@@ -23,6 +23,7 @@ export default defineConfig({
         "annotate",
         "cli",
         "ai-sdk",
+        "promptfoo",
       ].map((n) => [`@npov/${n}`, pkg(n)]),
     ),
   },
