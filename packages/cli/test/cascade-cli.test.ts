@@ -1,17 +1,42 @@
+import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { npov } from "./helpers.js";
+import { REPO } from "./helpers.js";
+
+const BIN = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
+
+/** Run the built `npov` binary without blocking the test worker (a calibration takes many seconds). */
+function npov(...args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => {
+      stdout += d;
+    });
+    child.stderr.on("data", (d) => {
+      stderr += d;
+    });
+    const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
+    child.on("error", reject);
+    child.on("close", (status) => {
+      clearTimeout(timer);
+      resolve({ status: status ?? -1, stdout, stderr });
+    });
+  });
+}
 
 const tmp = mkdtempSync(join(tmpdir(), "npov-cli-cascade-"));
 
 describe("npov calibrate-guard --cascade", () => {
-  it("prints the trade-off table, writes a npov-guard/2 config, and npov guard runs it", () => {
+  it("prints the trade-off table, writes a npov-guard/2 config, and npov guard runs it", async () => {
     const dev = join(tmp, "dev.jsonl");
-    expect(npov("synth", "--split", "dev", "--per-topic", "1", "--seed", "1", "--out", dev).status).toBe(0);
+    expect((await npov("synth", "--split", "dev", "--per-topic", "1", "--seed", "1", "--out", dev)).status).toBe(0);
     const config = join(tmp, "cascade.json");
-    const r = npov(
+    const r = await npov(
       "calibrate-guard",
       "--data",
       dev,
@@ -68,7 +93,7 @@ describe("npov calibrate-guard --cascade", () => {
         response: "People disagree. Some say keeping wild animals in enclosures deprives them of natural behaviour.",
       }),
     );
-    const v = npov("guard", "--config", config, "--input", example);
+    const v = await npov("guard", "--config", config, "--input", example);
     expect(v.status, v.stderr).toBe(0);
     const verdict = JSON.parse(v.stdout);
     expect(verdict.detector).toBe("rouge>support");
@@ -76,12 +101,12 @@ describe("npov calibrate-guard --cascade", () => {
     expect(verdict.stages[0].decided.length + verdict.stages[0].escalated.length).toBe(2);
   });
 
-  it("refuses a cascade that is not two methods, and bad stage costs, with exit code 2", () => {
+  it("refuses a cascade that is not two methods, and bad stage costs, with exit code 2", async () => {
     const dev = join(tmp, "none.jsonl");
-    const one = npov("calibrate-guard", "--data", dev, "--cascade", "support", "--out", join(tmp, "x.json"));
+    const one = await npov("calibrate-guard", "--data", dev, "--cascade", "support", "--out", join(tmp, "x.json"));
     expect(one.status).toBe(2);
     expect(one.stderr).toContain("--cascade takes two methods");
-    const costs = npov(
+    const costs = await npov(
       "calibrate-guard",
       "--data",
       dev,
