@@ -434,6 +434,17 @@ describe("wrapStream", () => {
     }
   });
 
+  it("regenerate on a stream blocks: streamed text cannot be taken back", async () => {
+    const { model: mock } = mockStream(parts(MOON));
+    const model = wrapLanguageModel({
+      model: mock,
+      middleware: npovGuardMiddleware({ guard: guardOf(scripted()), policy: "regenerate" }),
+    });
+    const { parts: got } = await readStream(model);
+    expect(got.at(-1)?.type).toBe("error");
+    expect(mock.doStreamCalls).toHaveLength(1);
+  });
+
   it("flag: streams everything and reports each check and the final verdict", async () => {
     const { model: mock } = mockStream(parts(MOON));
     const model = wrapLanguageModel({
