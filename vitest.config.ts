@@ -23,6 +23,8 @@ export default defineConfig({
         "queue",
         "annotate",
         "cli",
+        "ai-sdk",
+        "promptfoo",
       ].map((n) => [`@npov/${n}`, pkg(n)]),
     ),
   },

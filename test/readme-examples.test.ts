@@ -66,14 +66,14 @@ const readmes = [
 const blocks = readmes.flatMap((f) => codeBlocks(readFileSync(join(REPO, f), "utf8"), f));
 
 /**
- * A scratch "repository root": symlinks to the real package.json, packages, node_modules, fixtures and
- * models, plus `../shared`, so examples run as written and write their files here, not into the repo.
+ * A scratch "repository root": symlinks to the real package.json, packages, node_modules, fixtures, models
+ * and examples, plus `../shared`, so examples run as written and write their files here, not into the repo.
  */
 function scratchRoot(): string {
   const top = mkdtempSync(join(tmpdir(), "npov-readme-"));
   const root = join(top, "repo");
   mkdirSync(root);
-  for (const name of ["package.json", "packages", "node_modules", "fixtures", "models"])
+  for (const name of ["package.json", "packages", "node_modules", "fixtures", "models", "examples"])
     symlinkSync(join(REPO, name), join(root, name));
   symlinkSync(join(REPO, "..", "shared"), join(top, "shared"));
   return root;

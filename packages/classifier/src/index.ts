@@ -4,6 +4,7 @@
  * @packageDocumentation
  */
 
+export * from "./cascade.js";
 export * from "./errors.js";
 export * from "./guard.js";
 export * from "./softprompt.js";

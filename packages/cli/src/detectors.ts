@@ -13,6 +13,7 @@ import {
   type DetectorSpec,
   defaultSoftMatcher,
   type Guard,
+  guardConfigDetectors,
   loadGuard,
   loadGuardConfig,
 } from "@npov/classifier";
@@ -211,10 +212,10 @@ export function specFromOptions(opts: Record<string, unknown>): Omit<DetectorSpe
   };
 }
 
-/** A guard from a guard.json file, its detector built from {@link DETECTOR_METHODS}. */
+/** A guard from a guard.json file (one detector or a cascade), its detectors built from {@link DETECTOR_METHODS}. */
 export async function cliGuard(configFile: string): Promise<Guard> {
   const config = loadGuardConfig(configFile);
-  checkSpec(config.detector);
+  for (const spec of guardConfigDetectors(config)) checkSpec(spec);
   return loadGuard(config, { methods: DETECTOR_METHODS });
 }
 

@@ -7,6 +7,7 @@
 export * from "./agreement.js";
 export * from "./bootstrap.js";
 export * from "./calibrate.js";
+export * from "./cascade.js";
 export * from "./evaluate.js";
 export * from "./report.js";
 export * from "./roc.js";

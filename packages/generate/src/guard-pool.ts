@@ -10,12 +10,14 @@ import { isAbsolute, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import {
+  type AnyGuardConfig,
   type Guard,
-  type GuardConfig,
   type GuardErrorPolicy,
   type GuardThresholds,
   GuardTimeoutError,
   type GuardVerdict,
+  guardConfigDetectors,
+  guardConfigThresholds,
   loadGuardConfig,
 } from "@npov/classifier";
 import { type CheckInput, InvalidValueError, NotTextError, NpovError, validateCheckInput } from "@npov/core";
@@ -34,7 +36,7 @@ export interface GuardLoader {
 
 export interface GuardPoolOptions {
   /** A guard.json path (read and validated here first) or a config object; each worker loads its guard from it. */
-  config: string | GuardConfig;
+  config: string | AnyGuardConfig;
   /** Worker threads (default: the cores minus one, from 1 to 4). */
   threads?: number;
   /** Default: `loadGuard` of @npov/classifier, i.e. the built-in detector methods. */
@@ -47,7 +49,7 @@ export interface GuardPoolOptions {
 export interface GuardWorkerData {
   module: string;
   export: string;
-  config: string | GuardConfig;
+  config: string | AnyGuardConfig;
 }
 /** @internal The worker's first message. */
 export type WorkerSetup = { ready: true } | { ready: false; error: SerializedError };
@@ -133,14 +135,16 @@ export class GuardPool implements Guard {
   private readonly retries = new Set<NodeJS.Timeout>();
   private closed = false;
 
-  private constructor(config: GuardConfig, data: GuardWorkerData, threads: number, maxQueue: number) {
-    this.thresholds = { ...config.thresholds };
+  private constructor(config: AnyGuardConfig, data: GuardWorkerData, threads: number, maxQueue: number) {
+    this.thresholds = guardConfigThresholds(config);
     this.threads = threads;
     this.data = data;
     this.onError = config.onError ?? "block";
     this.timeoutMs = config.timeoutMs;
     this.maxQueue = maxQueue;
-    this.detector = config.detector.method;
+    this.detector = guardConfigDetectors(config)
+      .map((d) => d.method)
+      .join(">");
     this.slots = Array.from({ length: threads }, () => ({ worker: undefined, job: undefined }));
   }
 

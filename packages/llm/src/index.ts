@@ -13,4 +13,5 @@ export * from "./client.js";
 export * from "./errors.js";
 export * from "./labels.js";
 export * from "./likert.js";
+export * from "./methods.js";
 export * from "./yesno.js";

@@ -9,8 +9,8 @@ import {
   contentTerms,
   type NpovInput,
   openKnowledgeBase,
-  sampleInput,
   type SourcesInput,
+  sampleInput,
   splitSentences,
 } from "@npov/core";
 import { SemanticMatcher, supportErrorDetector, supportResponse } from "@npov/rouge";

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { loadGuard } from "@npov/classifier";
-import { type NpovInput, openKnowledgeBase, repoPath, sampleInput, type SourcesInput } from "@npov/core";
+import { type NpovInput, openKnowledgeBase, repoPath, type SourcesInput, sampleInput } from "@npov/core";
 import { supportErrorDetector } from "@npov/rouge";
 import { writeReferenceResponse } from "@npov/synth";
 import { describe, expect, it } from "vitest";

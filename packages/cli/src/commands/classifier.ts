@@ -35,6 +35,7 @@ import {
   UsageError,
   warn,
 } from "../util.js";
+import { addCascadeOptions, calibrateCascadeCommand } from "./cascade.js";
 import { modelFileOptions } from "./model.js";
 
 /** Training loops: most steps and largest batch the options accept. */
@@ -181,7 +182,7 @@ export function registerClassifier(program: Command): void {
       },
     );
 
-  addDetectorOptions(
+  const calibrateGuard = addDetectorOptions(
     program
       .command("calibrate-guard")
       .description(
@@ -198,45 +199,47 @@ export function registerClassifier(program: Command): void {
         0.05,
       ),
     )
-    .requiredOption("--out <file>", "guard config JSON to write")
-    .action(
-      async (opts: { data: string; method: string; targetFpr: number; out: string } & Record<string, unknown>) => {
-        const target = opts.targetFpr;
-        refuseOutputOverInput(
-          [{ flag: "--out", path: opts.out }],
-          [{ flag: "--data", path: opts.data }, ...detectorInputPaths(opts)],
-        );
-        checkOutputPath(opts.out);
-        const data = readDataset(opts.data);
-        requireBothOutcomes(data, opts.data);
-        const spec = { method: opts.method, ...specFromOptions(opts) };
-        const detector = await cliDetector(spec);
-        const bar = progressBar("calibrating");
-        const c = await calibrateThresholds(data, detector, {
-          rule: { rule: "fpr", target },
-          onProgress: (d, t) => bar.update(d, t),
-        }).finally(() => {
-          bar.stop();
-          return finishDetectors([detector]);
-        });
-        saveGuardConfig(opts.out, {
-          format: "npov-guard/1",
-          detector: spec,
-          thresholds: c.thresholds,
-          calibration: { rule: c.rule, data: opts.data, n: c.n, metrics: c.metrics },
-        });
-        out(
-          `thresholds (${opts.method}): hallucination ${c.thresholds.hallucination.toFixed(4)} (recall ${c.metrics.hallucination.recall.toFixed(3)}, FPR ${c.metrics.hallucination.fpr.toFixed(3)}), coverage ${c.thresholds.coverage.toFixed(4)} (recall ${c.metrics.coverage.recall.toFixed(3)}, FPR ${c.metrics.coverage.fpr.toFixed(3)})\nguard config written to ${opts.out}`,
-        );
-        for (const t of ["hallucination", "coverage"] as const) {
-          const recall = c.metrics[t].recall;
-          if (recall < LOW_RECALL)
-            warn(
-              `at FPR <= ${target} the guard catches only ${(100 * recall).toFixed(0)}% of ${t} errors on ${opts.data} (recall ${recall.toFixed(3)} < ${LOW_RECALL}); raise --target-fpr or use a stronger --method (see npov eval).`,
-            );
-        }
-      },
-    );
+    .requiredOption("--out <file>", "guard config JSON to write");
+  addCascadeOptions(calibrateGuard).action(
+    async (opts: { data: string; method: string; targetFpr: number; out: string } & Record<string, unknown>) => {
+      if (typeof opts.cascade === "string")
+        return calibrateCascadeCommand({ ...opts, cascade: opts.cascade, targetRecall: opts.targetRecall as number });
+      const target = opts.targetFpr;
+      refuseOutputOverInput(
+        [{ flag: "--out", path: opts.out }],
+        [{ flag: "--data", path: opts.data }, ...detectorInputPaths(opts)],
+      );
+      checkOutputPath(opts.out);
+      const data = readDataset(opts.data);
+      requireBothOutcomes(data, opts.data);
+      const spec = { method: opts.method, ...specFromOptions(opts) };
+      const detector = await cliDetector(spec);
+      const bar = progressBar("calibrating");
+      const c = await calibrateThresholds(data, detector, {
+        rule: { rule: "fpr", target },
+        onProgress: (d, t) => bar.update(d, t),
+      }).finally(() => {
+        bar.stop();
+        return finishDetectors([detector]);
+      });
+      saveGuardConfig(opts.out, {
+        format: "npov-guard/1",
+        detector: spec,
+        thresholds: c.thresholds,
+        calibration: { rule: c.rule, data: opts.data, n: c.n, metrics: c.metrics },
+      });
+      out(
+        `thresholds (${opts.method}): hallucination ${c.thresholds.hallucination.toFixed(4)} (recall ${c.metrics.hallucination.recall.toFixed(3)}, FPR ${c.metrics.hallucination.fpr.toFixed(3)}), coverage ${c.thresholds.coverage.toFixed(4)} (recall ${c.metrics.coverage.recall.toFixed(3)}, FPR ${c.metrics.coverage.fpr.toFixed(3)})\nguard config written to ${opts.out}`,
+      );
+      for (const t of ["hallucination", "coverage"] as const) {
+        const recall = c.metrics[t].recall;
+        if (recall < LOW_RECALL)
+          warn(
+            `at FPR <= ${target} the guard catches only ${(100 * recall).toFixed(0)}% of ${t} errors on ${opts.data} (recall ${recall.toFixed(3)} < ${LOW_RECALL}); raise --target-fpr or use a stronger --method (see npov eval).`,
+          );
+      }
+    },
+  );
 
   program
     .command("guard")

@@ -1,60 +1,31 @@
 /**
- * The endpoint detectors (endpoint-classifier, likert, attribution): their CLI options, their entries in
- * the detector-method table (so check, eval and guard.json configs can name them), one shared LlmClient
- * per endpoint, and the usage/cost line printed at the end of a run.
- *
- * A spec (CLI options or a guard.json `detector`) names the endpoint with `endpoint` (base URL) and the
- * model with `endpointModel`, or `model` when no local model is involved:
- * `{"method": "endpoint-classifier", "endpoint": "http://127.0.0.1:8000/v1", "model": "llama3.1",
- *   "apiKeyEnv": "MY_KEY", "cacheDir": ".cache/llm", "samples": 5, "api": "chat"}`.
+ * The endpoint detectors (endpoint-classifier, likert, attribution) on the command line: their CLI options
+ * and the usage/cost line printed at the end of a run. Their detector methods (so check, eval and guard.json
+ * configs can name them) and shared clients live in @npov/llm (`ENDPOINT_DETECTOR_METHODS`, `endpointClient`).
  */
 
 import type { ErrorDetector } from "@npov/core";
 import {
-  AttributionJudge,
-  canonicalJson,
   DEFAULT_DEADLINE_MS,
   DEFAULT_MAX_RETRY_AFTER_MS,
-  type EndpointApi,
-  EndpointClassifier,
+  type EndpointSpec,
   formatUsage,
   LIKERT_ATTRIBUTES,
-  type LikertAttribute,
-  LikertJudge,
   LlmClient,
   type PriceTable,
 } from "@npov/llm";
 import type { Command } from "commander";
 import { integerOption, numberOption, parseList, readJsonFile, SEED_RANGE, UsageError } from "../util.js";
 
-/** Detector methods that call an OpenAI-compatible endpoint. */
-export const ENDPOINT_METHODS = ["endpoint-classifier", "likert", "attribution"] as const;
-export type EndpointMethod = (typeof ENDPOINT_METHODS)[number];
-
-export function isEndpointMethod(method: string): method is EndpointMethod {
-  return (ENDPOINT_METHODS as readonly string[]).includes(method);
-}
-
-/** The endpoint fields of a detector spec. */
-export interface EndpointSpec {
-  method?: string;
-  endpoint?: string;
-  endpointModel?: string;
-  model?: string;
-  apiKeyEnv?: string;
-  cacheDir?: string;
-  samples?: number;
-  topLogprobs?: number;
-  api?: EndpointApi;
-  seed?: number;
-  concurrency?: number;
-  attributes?: LikertAttribute[];
-  prices?: PriceTable;
-  /** Total deadline of one endpoint call, retries included (LlmClient `deadlineMs`). */
-  deadlineMs?: number;
-  /** Longest Retry-After obeyed (LlmClient `maxRetryAfterMs`). */
-  maxRetryAfterMs?: number;
-}
+export {
+  ENDPOINT_DETECTOR_METHODS,
+  ENDPOINT_METHODS,
+  type EndpointMethod,
+  type EndpointSpec,
+  endpointClient,
+  endpointDetector,
+  isEndpointMethod,
+} from "@npov/llm";
 
 /** The options {@link addEndpointOptions} adds (commander's camel-cased names, as strings). */
 export interface EndpointCliOptions {
@@ -145,60 +116,6 @@ export function endpointSpec(opts: EndpointCliOptions): EndpointSpec {
     attributes: parseList(opts.attributes ?? LIKERT_ATTRIBUTES.join(","), LIKERT_ATTRIBUTES, "--attributes"),
   };
 }
-
-// One client per endpoint and settings, so the detectors of a run share its concurrency limit and usage.
-const clients = new Map<string, LlmClient>();
-
-/** The shared client of a spec. @throws UsageError when the endpoint or its model is missing */
-export function endpointClient(spec: EndpointSpec): LlmClient {
-  const method = spec.method ?? "endpoint methods";
-  if (spec.endpoint === undefined)
-    throw new UsageError(`${method} needs --endpoint URL (an OpenAI-compatible /v1 base URL).`);
-  const model = spec.endpointModel ?? spec.model;
-  if (model === undefined)
-    throw new UsageError(`${method} needs --endpoint-model NAME (the model the endpoint serves).`);
-  const options = {
-    baseURL: spec.endpoint,
-    model,
-    ...(spec.apiKeyEnv === undefined ? {} : { apiKeyEnv: spec.apiKeyEnv }),
-    ...(spec.cacheDir === undefined ? {} : { cacheDir: spec.cacheDir }),
-    ...(spec.concurrency === undefined ? {} : { concurrency: spec.concurrency }),
-    ...(spec.prices === undefined ? {} : { prices: spec.prices }),
-    ...(spec.deadlineMs === undefined ? {} : { deadlineMs: spec.deadlineMs }),
-    ...(spec.maxRetryAfterMs === undefined ? {} : { maxRetryAfterMs: spec.maxRetryAfterMs }),
-  };
-  const key = canonicalJson(options);
-  let client = clients.get(key);
-  if (client === undefined) {
-    client = new LlmClient(options);
-    clients.set(key, client);
-  }
-  return client;
-}
-
-/** The endpoint detector of a spec. */
-export function endpointDetector(method: EndpointMethod, spec: EndpointSpec): ErrorDetector {
-  const client = endpointClient({ ...spec, method });
-  const common = {
-    ...(spec.api === undefined ? {} : { api: spec.api }),
-    ...(spec.seed === undefined ? {} : { seed: spec.seed }),
-    ...(spec.samples === undefined ? {} : { samples: spec.samples }),
-  };
-  if (method === "likert")
-    return new LikertJudge(client, {
-      ...common,
-      ...(spec.attributes === undefined ? {} : { attributes: spec.attributes }),
-    });
-  const question = { ...common, ...(spec.topLogprobs === undefined ? {} : { topLogprobs: spec.topLogprobs }) };
-  return method === "attribution" ? new AttributionJudge(client, question) : new EndpointClassifier(client, question);
-}
-
-/** Entries for the detector-method table: `{...ENDPOINT_DETECTOR_METHODS}`. */
-export const ENDPOINT_DETECTOR_METHODS: Readonly<Record<EndpointMethod, (spec: object) => ErrorDetector>> = {
-  "endpoint-classifier": (spec) => endpointDetector("endpoint-classifier", spec as EndpointSpec),
-  likert: (spec) => endpointDetector("likert", spec as EndpointSpec),
-  attribution: (spec) => endpointDetector("attribution", spec as EndpointSpec),
-};
 
 /** Say on stderr what the endpoint calls of a run cost, once per endpoint (stdout stays machine-readable). */
 export function reportEndpointUsage(detectors: readonly ErrorDetector[]): void {
