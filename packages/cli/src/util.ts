@@ -166,9 +166,15 @@ export function readDataset(file: string): NpovExample<CheckInput>[] {
  * A labelled dataset for training or calibration: both outcomes present for each error type, checked
  * before any (possibly long) scoring. @throws UsageError naming the file and the type
  */
-export function requireBothOutcomes(examples: readonly NpovExample<CheckInput>[], file: string): void {
+export function requireBothOutcomes(
+  examples: readonly NpovExample<CheckInput>[],
+  file: string,
+  options: { allowUnlabelled?: boolean } = {},
+): void {
   for (const type of ["hallucination", "coverage"] as const) {
     const labels = examples.map((e) => e.labels?.[type]).filter((l): l is boolean => l !== undefined);
+    // A type no example labels (coverage of sources answers) may be left unchecked where the caller allows it.
+    if (options.allowUnlabelled === true && labels.length === 0) continue;
     if (!labels.includes(true) || !labels.includes(false))
       throw new UsageError(
         `${file} needs examples with and without ${type} errors (labels.${type} true and false); it has ${labels.filter(Boolean).length} with and ${labels.filter((l) => !l).length} without.`,

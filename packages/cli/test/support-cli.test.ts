@@ -1,6 +1,7 @@
 /**
- * `npov train-support` and `npov support-report` through the built binary: retraining is bit-identical, the
- * stored combiner is the one the detector reads, and the report's cells are the ROC AUCs the library gives.
+ * `npov train-support` and `npov support-report` through the built binary: retraining is bit-identical with
+ * non-negative example weights, cross-validation is reported, and the report's cells are the ROC AUCs the
+ * library gives.
  */
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import { npov, REPO } from "./helpers.js";
 
 describe("npov train-support and support-report", () => {
-  it("trains the combiner bit-identically from a seed, with template examples for the coverage model only", () => {
+  it("trains the combiner bit-identically from a seed, on chatbot-style, template and shape data", () => {
     const dir = mkdtempSync(join(tmpdir(), "npov-train-support-"));
     const outputs = ["a", "b"].map((name) => {
       const out = join(dir, name);
@@ -23,31 +24,34 @@ describe("npov train-support and support-report", () => {
         out,
         "--per-topic",
         "1",
-        "--coverage-template-per-topic",
+        "--template-per-topic",
+        "1",
+        "--shapes-per-topic",
         "1",
         "--seed",
         "3",
       );
       expect(r.stderr).toBe("");
       expect(r.status).toBe(0);
-      expect(r.stdout).toMatch(
-        /trained the support combiner on \d+ chatbot-style \(\+ \d+ template-style for coverage\)/,
-      );
+      expect(r.stdout).toMatch(/trained the support combiner on \d+ synthetic \+ 0 tune examples/);
       return out;
     });
     // The same weights to the bit; only the recorded command differs (it names the output folder).
     const [combiner, again] = outputs.map((out) => loadSupportCombiner(join(out as string, "combiner.json")));
     if (combiner === undefined || again === undefined) throw new Error("no combiner");
-    expect(again.coverage).toEqual(combiner.coverage);
-    expect(again.hallucination).toEqual(combiner.hallucination);
+    expect({ ...again, meta: undefined }).toEqual({ ...combiner, meta: undefined });
     expect({ ...again.meta, command: "" }).toEqual({ ...combiner.meta, command: "" });
     expect(combiner.coverage.features).toEqual(COVERAGE_FEATURES);
     expect(combiner.hallucination.features).toEqual(HALLUCINATION_FEATURES);
-    const meta = combiner.meta as { syntheticExamples: number; templateExamples: number; command: string };
-    expect(meta.templateExamples).toBeGreaterThan(0);
-    expect(meta.command).toContain("--coverage-template-per-topic 1");
+    // Every example weight is non-negative: the score never falls when a "higher = worse" feature rises.
+    for (const m of [combiner.hallucination, combiner.coverage, combiner.sourcesHallucination])
+      for (const w of m?.weights ?? []) expect(w).toBeGreaterThanOrEqual(0);
+    const meta = combiner.meta as { counts: { template: number; extra: number; sources: number }; command: string };
+    expect(meta.counts.template).toBeGreaterThan(0);
+    expect(meta.counts.sources).toBeGreaterThan(0);
+    expect(meta.command).toContain("--template-per-topic 1 --shapes-per-topic 1");
     const readme = readFileSync(join(outputs[0] as string, "README.md"), "utf8");
-    expect(readme).toContain(`${meta.templateExamples} template-style synthetic examples`);
+    expect(readme).toContain(`${meta.counts.template.toLocaleString("en-US")} template-style ones`);
   });
 
   it("reports topic-grouped cross-validation on the tune part in its summary, card and metadata", () => {
@@ -63,37 +67,31 @@ describe("npov train-support and support-report", () => {
     };
     expect(meta.command).toContain("--cv-folds 2 --seed 1");
     expect(meta.crossValidation.folds).toBe(2);
-    const line = `2-fold cross-validation on the tune part: out-of-fold ROC AUC hallucination ${meta.crossValidation.hallucination.toFixed(3)}, coverage ${meta.crossValidation.coverage.toFixed(3)}`;
-    expect(r.stdout).toContain(line);
-    expect(readFileSync(join(out, "README.md"), "utf8")).toContain(line);
+    const { hallucination, coverage } = meta.crossValidation;
+    expect(r.stdout).toContain(
+      `tune-part 2-fold cross-validation ROC AUC: hallucination ${hallucination.toFixed(3)}, coverage ${coverage.toFixed(3)}`,
+    );
+    expect(readFileSync(join(out, "README.md"), "utf8")).toContain(
+      `out-of-fold ROC AUC hallucination ${hallucination.toFixed(3)}, coverage ${coverage.toFixed(3)}`,
+    );
     // Out-of-fold scores of hand-written responses by a combiner that never saw their topics: better than chance.
-    expect(meta.crossValidation.hallucination).toBeGreaterThan(0.6);
-    expect(meta.crossValidation.coverage).toBeGreaterThan(0.6);
+    expect(hallucination).toBeGreaterThan(0.6);
+    expect(coverage).toBeGreaterThan(0.6);
     const one = npov("train-support", "--kb", "fixtures", "--out", out, "--dev", dev, "--cv-folds", "1");
     expect(one.status).toBe(2);
     expect(one.stderr).toContain("--cv-folds must be 0 (no cross-validation) or at least 2");
   });
 
   it("refuses a non-integer template count with a usage error", () => {
-    const r = npov("train-support", "--kb", "fixtures", "--out", tmpdir(), "--coverage-template-per-topic", "many");
+    const r = npov("train-support", "--kb", "fixtures", "--out", tmpdir(), "--template-per-topic", "many");
     expect(r.status).toBe(2);
-    expect(r.stderr).toContain("--coverage-template-per-topic must be an integer");
+    expect(r.stderr).toContain("--template-per-topic must be an integer");
   });
 
   it("reports per-slice ROC AUCs equal to the library's on the same examples", async () => {
     const dev = join(REPO, "data", "chatbot-dev", "part-b.jsonl");
-    const r = npov(
-      "support-report",
-      "--kb",
-      "fixtures",
-      "--skip-perspectrum",
-      "--dev",
-      dev,
-      "--resamples",
-      "20",
-      "--seed",
-      "0",
-    );
+    const r = npov("support-report", "--kb", "fixtures", "--dev", dev, "--resamples", "20", "--seed", "0");
+    expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
     const heldout = readExamples(dev).filter((e) => e.meta?.devSplit === "heldout");
     const detector = supportErrorDetector();
@@ -108,8 +106,10 @@ describe("npov train-support and support-report", () => {
         .find((line) => line.startsWith(`| chatbot-dev heldout | ${heldout.length} | ${type} |`));
       expect(row, `${type} row`).toBeDefined();
       const cells = (row as string).split("|").map((c) => c.trim());
-      // Columns: slice, n, error, rouge, soft, align, support.
+      // Columns: slice, n, error, rouge1-precision, rouge, align, support.
       expect(cells[7]?.split(" ")[0]).toBe(expected.toFixed(3));
     }
+    // The shapes are rows too, with the plain baseline beside the default.
+    expect(r.stdout).toMatch(/\| shape \(test topics\): npov-claim-last \| \d+ \| hallucination \|/);
   });
 });

@@ -236,6 +236,26 @@ describe("npov server on 127.0.0.1 with the real OpenAI client", () => {
     ).json();
     expect(flagged.allow).toBe(false);
     expect(flagged.coverage.evidence.uncoveredArguments[0].text).toContain("breeding programs");
+    // A RAG answer against plain sources, through the same endpoint (issue 29).
+    const rag = {
+      query: "When did the Royal Blue start running?",
+      sources: [
+        {
+          id: "wiki",
+          text: "The Royal Blue was the B&O Railroad's flagship train between New York and Washington from 1890.",
+        },
+      ],
+    };
+    const faithful = await (await post({ input: rag, response: "The Royal Blue started running in 1890." })).json();
+    const invented = await (
+      await post({
+        input: rag,
+        response: "The Royal Blue started running in 1890 and was retired after a crash in 1958.",
+      })
+    ).json();
+    expect(faithful.error).toBe(false);
+    expect(invented.hallucination.score).toBeGreaterThan(faithful.hallucination.score);
+    expect(invented.hallucination.evidence.sentences[0].text).toContain("crash");
   });
 
   it("answers malformed requests with 4xx JSON errors and refuses oversized bodies", async () => {

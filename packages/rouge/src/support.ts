@@ -197,10 +197,20 @@ export interface SupportSentence {
    * or sources only) that the single best argument or source unit explains (1 without such words).
    */
   singleSupport: number;
-  /** Unsupported share of the claim words of its least supported clause (clauses of some substance; 0 if none). */
+  /**
+   * Unsupported share of the claim words of its least supported clause, when it has two clauses or more of
+   * some substance (0 otherwise: the sentence's own support says it).
+   */
   worstClause: number;
   /** Largest unsupported specificity mass of one of its clauses. */
   worstClauseMass: number;
+  /** 1 - the share of its least explained clause that the single best argument or source unit explains. */
+  clauseUnexplained: number;
+  /**
+   * Its clauses of some substance when it has two or more, each measured as a sentence of its own; the sentence
+   * model reads each, and the sentence's probability is the largest of its own and its clauses'.
+   */
+  clauses?: SupportSentence[];
   /** The argument that supports it best, with that argument's share alone. */
   bestArgument?: { perspective: number; argument: number; support: number };
   /**
@@ -383,8 +393,15 @@ export function supportResponse(input: CheckInput, response: string, options: Su
   let side = 0;
   const shareRows: number[][] = []; // per sentence, per argument: share of the sentence explained by it
   const wordsBySentence = termsBySentence(wordInfo, split, (w) => w.term);
-  const sentences: SupportSentence[] = split.map((s, index) => {
-    const words = wordsBySentence[index] as typeof wordInfo;
+  /**
+   * What a stretch of the response says (a sentence, or one clause of it): its role, support, unsupported mass,
+   * best argument and single-unit support, names and numbers -- the fields the sentence model reads.
+   */
+  const measure = (
+    words: typeof wordInfo,
+    span: { text: string; start: number; end: number },
+    side: number,
+  ): { sentence: SupportSentence; shares: number[] } => {
     // A sentence's claim: its words beyond discourse and query words. Restating the question claims nothing;
     // query words next to new content do not make that content supported.
     const claim = words.filter((w) => !w.discourse && !w.inQuery);
@@ -394,18 +411,6 @@ export function supportResponse(input: CheckInput, response: string, options: Su
     const total = sum(claim.map((w) => w.weight));
     const support = total === 0 ? 1 : sum(claim.map((w) => w.weight * w.support)) / total;
     const unsupportedMass = sum(claim.map((w) => w.weight * (1 - w.support)));
-    // Its least supported clause: an invented claim is often a clause appended to a stated argument ("..., and
-    // that uniforms improve school safety"), which the sentence's overall support dilutes.
-    let worstClause = 0;
-    let worstClauseMass = 0;
-    for (const c of clauseSpans(s.text, s.start)) {
-      const inClause = claim.filter((w) => w.term.start >= c.start && w.term.end <= c.end);
-      const mass = sum(inClause.map((w) => w.weight));
-      if (mass < CLAUSE_MASS) continue;
-      const unsupported = sum(inClause.map((w) => w.weight * (1 - w.support)));
-      worstClause = Math.max(worstClause, unsupported / mass);
-      worstClauseMass = Math.max(worstClauseMass, unsupported);
-    }
     let bestArgument: SupportSentence["bestArgument"];
     const shares = role === "argument" ? args.map((a) => weightedMatch(claim, a.terms, pairs.get)) : [];
     shares.forEach((share, i) => {
@@ -413,7 +418,6 @@ export function supportResponse(input: CheckInput, response: string, options: Su
       if (bestArgument === undefined || share > bestArgument.support)
         bestArgument = { perspective: a.k, argument: a.j, support: share };
     });
-    shareRows.push(shares);
     // How much of everything it says (query words included, supported by the grounding only) one argument or
     // source unit alone explains: a claim stitched from words of different units is suspect.
     const content = words.filter((w) => !w.discourse);
@@ -424,24 +428,21 @@ export function supportResponse(input: CheckInput, response: string, options: Su
             args.map((a) => weightedMatch(content, a.terms, pairs.get)),
             0,
           );
-    // A side cue opens a new block in a framing sentence ("Critics see it differently.") or one that states a
-    // given argument; an unattributed claim ("However, <something new>") does not restructure the response, so
-    // adding one never changes the blocks of the others.
-    const attributedOrFraming = role === "framing" || (bestArgument?.support ?? 0) >= 0.3;
-    if (index > 0 && attributedOrFraming && opensSide(s.text)) side++;
-    return {
+    const sentence: SupportSentence = {
       singleSupport: single,
-      worstClause,
-      worstClauseMass,
-      text: s.text,
-      start: s.start,
-      end: s.end,
+      worstClause: 0,
+      worstClauseMass: 0,
+      clauseUnexplained: 0,
+      text: span.text,
+      start: span.start,
+      end: span.end,
       role,
       orphan: false,
       topical: words.some((w) => !w.discourse && (w.inQuery || w.support >= 0.7)),
       unsupportedNames: words.filter(
         (w) =>
-          w.support < 0.7 && (/\p{N}/u.test(w.term.text) || (w.term.start > s.start && /^\p{Lu}/u.test(w.term.text))),
+          w.support < 0.7 &&
+          (/\p{N}/u.test(w.term.text) || (w.term.start > span.start && /^\p{Lu}/u.test(w.term.text))),
       ).length,
       support,
       unsupportedMass,
@@ -458,6 +459,39 @@ export function supportResponse(input: CheckInput, response: string, options: Su
         query: w.inQuery,
       })),
     };
+    return { sentence, shares };
+  };
+  const sentences: SupportSentence[] = split.map((s, index) => {
+    const words = wordsBySentence[index] as typeof wordInfo;
+    const { sentence, shares } = measure(words, s, side);
+    shareRows.push(shares);
+    // Its clauses of some substance, each measured as a sentence of its own: an invented claim is often a clause
+    // appended to a stated argument ("..., and that uniforms improve school safety"), which the sentence's
+    // overall support dilutes.
+    const clauses = clauseSpans(s.text, s.start);
+    for (const c of clauses.length > 1 ? clauses : []) {
+      const inClause = words.filter((w) => w.term.start >= c.start && w.term.end <= c.end);
+      const claimWords = inClause.filter((w) => !w.discourse && !w.inQuery);
+      const mass = sum(claimWords.map((w) => w.weight));
+      if (mass < CLAUSE_MASS) continue;
+      const unsupported = sum(claimWords.map((w) => w.weight * (1 - w.support)));
+      sentence.worstClause = Math.max(sentence.worstClause, unsupported / mass);
+      sentence.worstClauseMass = Math.max(sentence.worstClauseMass, unsupported);
+      const part = measure(inClause, { text: text.slice(c.start, c.end), start: c.start, end: c.end }, side).sentence;
+      // A clause that no single argument or source unit explains, even when the rest of its sentence is one.
+      sentence.clauseUnexplained = Math.max(sentence.clauseUnexplained, 1 - (part.bestArgument?.support ?? 0));
+      (sentence.clauses ??= []).push(part);
+    }
+    // A side cue opens a new block in a framing sentence ("Critics see it differently.") or one that states a
+    // given argument; an unattributed claim ("However, <something new>") does not restructure the response, so
+    // adding one never changes the blocks of the others.
+    const attributedOrFraming = sentence.role === "framing" || (sentence.bestArgument?.support ?? 0) >= 0.3;
+    if (index > 0 && attributedOrFraming && opensSide(s.text)) {
+      side++;
+      sentence.side = side;
+      for (const c of sentence.clauses ?? []) c.side = side;
+    }
+    return sentence;
   });
   const argumentSentences = sentences.filter((s) => s.role === "argument");
   // Coverage looks at every sentence: an argument stated in an opening still counts as stated.
@@ -529,7 +563,15 @@ export function supportResponse(input: CheckInput, response: string, options: Su
   const statingModel = clean.kind === "npov" ? combiner?.stating : undefined;
   for (const s of sentences) {
     s.features = sentenceFeatures(s);
-    if (sentenceModel !== undefined) s.probability = predictLogistic(sentenceModel, s.features);
+    for (const c of s.clauses ?? []) {
+      c.orphan = s.orphan;
+      c.features = sentenceFeatures(c);
+    }
+    if (sentenceModel !== undefined)
+      s.probability = maxOf(
+        [s, ...(s.clauses ?? [])].map((x) => predictLogistic(sentenceModel, x.features)),
+        0,
+      );
     if (statingModel !== undefined) s.stating = predictLogistic(statingModel, s.features);
   }
   const exactPrecision = rougeDetector(clean, text).precision;
@@ -607,6 +649,7 @@ function checkFeatureParts(sentences: unknown, args: unknown, perspectives: unkn
     requireNumber(x.singleSupport, `${at}.singleSupport`, unit);
     requireNumber(x.worstClause, `${at}.worstClause`, unit);
     requireNumber(x.worstClauseMass, `${at}.worstClauseMass`, { min: 0 });
+    requireNumber(x.clauseUnexplained, `${at}.clauseUnexplained`, unit);
     requireNumber(x.unsupportedMass, `${at}.unsupportedMass`, { min: 0 });
     requireNumber(x.unsupportedNames, `${at}.unsupportedNames`, count);
     requireNumber(x.side, `${at}.side`, count);
@@ -630,10 +673,10 @@ function checkFeatureParts(sentences: unknown, args: unknown, perspectives: unkn
 /** Specificity mass a clause needs to be judged on its own (a bare "and so on" is not). */
 const CLAUSE_MASS = 0.8;
 
-// Where a sentence's clauses meet: a comma, semicolon or dash before a conjunction, or "and that" / "and
-// also" (the way a further claim is attached to a stated one).
+// Where a sentence's clauses meet: a semicolon, a comma or dash before a conjunction ("and", "but", "adding",
+// ...), or "and that" / "and also" (the ways a further claim is attached to a stated one).
 const CLAUSE_BREAK_RE =
-  /(?:[,;:\u2013\u2014]\s+(?=(?:and|but|while|whereas|although|though|yet|so|plus|also)(?![\p{L}\p{N}]))|\s+(?=and\s+(?:that|also|even)(?![\p{L}\p{N}])))/giu;
+  /(?:;\s+|[,:\u2013\u2014]\s+(?=(?:and|but|while|whereas|although|though|yet|so|plus|also|adding|noting)(?![\p{L}\p{N}]))|\s+(?=and\s+(?:that|also|even)(?![\p{L}\p{N}])))/giu;
 
 /** The clauses of a sentence as offsets into the response (`offset` = the sentence's start). */
 export function clauseSpans(sentence: string, offset = 0): Array<{ start: number; end: number }> {
@@ -662,6 +705,7 @@ export const SENTENCE_FEATURES: readonly string[] = [
   "sentence.unexplainedAll",
   "sentence.worstClause",
   "sentence.worstClauseMass",
+  "sentence.clauseUnexplained",
   "sentence.orphan",
   "sentence.offTopic",
   "sentence.claimMass",
@@ -709,6 +753,7 @@ export function sentenceFeatures(sentence: SupportSentence): Record<string, numb
     "sentence.unexplainedAll": 1 - s.singleSupport,
     "sentence.worstClause": s.worstClause,
     "sentence.worstClauseMass": saturate(s.worstClauseMass),
+    "sentence.clauseUnexplained": s.clauseUnexplained,
     "sentence.orphan": s.orphan ? 1 : 0,
     "sentence.offTopic": s.topical ? 0 : 1,
     "sentence.claimMass": saturate(sum(claim.map((w) => w.weight))),

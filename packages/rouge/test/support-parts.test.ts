@@ -82,6 +82,7 @@ describe("side blocks", () => {
       singleSupport: 0.5,
       worstClause: 0,
       worstClauseMass: 0,
+      clauseUnexplained: 0,
       bestArgument: { perspective, argument: 0, support },
       orphan: false,
       topical: true,

@@ -83,8 +83,10 @@ interface Row {
   example: NpovExample<CheckInput>;
   part: Part;
   result: SupportResult;
-  /** Per sentence: whether it overlaps a hallucinated span. */
+  /** Per sentence, then per clause of each sentence in turn: whether it overlaps a hallucinated span. */
   sentenceLabels: boolean[];
+  /** The sentences and their clauses, in the order of `sentenceLabels`. */
+  units: Array<{ features: Record<string, number> }>;
   /** Per sentence: whether it overlaps the span of a given argument (argumentSpans). */
   statingLabels: boolean[];
   perspectives: number;
@@ -103,9 +105,12 @@ interface SentenceModels {
 
 /** Example features with the sentence models' outputs filled in (as supportResponse computes them). */
 function exampleFeatures(row: Row, models: SentenceModels): Record<string, number> {
+  const model = models.sentence;
   const sentences = row.result.sentences.map((s) => ({
     ...s,
-    ...(models.sentence === undefined ? {} : { probability: predictLogistic(models.sentence, s.features) }),
+    ...(model === undefined
+      ? {}
+      : { probability: Math.max(...[s, ...(s.clauses ?? [])].map((x) => predictLogistic(model, x.features))) }),
     ...(models.stating === undefined || row.result.kind !== "npov"
       ? {}
       : { stating: predictLogistic(models.stating, s.features) }),
@@ -151,7 +156,8 @@ export function trainSupport(options: SupportTrainingOptions): SupportTraining {
         example,
         part,
         result,
-        sentenceLabels: result.sentences.map((s) => overlaps(s, spans)),
+        sentenceLabels: result.sentences.flatMap((s) => [s, ...(s.clauses ?? [])].map((x) => overlaps(x, spans))),
+        units: result.sentences.flatMap((s) => [s, ...(s.clauses ?? [])]),
         statingLabels: result.sentences.map((s) => overlaps(s, argumentSpans)),
         perspectives: result.arguments.reduce((k, a) => Math.max(k, a.perspective + 1), 0),
       });
@@ -179,11 +185,13 @@ export function trainSupport(options: SupportTrainingOptions): SupportTraining {
         ? (r.example.argumentSpans?.length ?? 0) > 0
         : r.example.labels?.hallucination === false || (r.example.wordLabels?.hallucinatedSpans?.length ?? 0) > 0,
     );
-    const sentenceRows = labelled.flatMap((r) => r.result.sentences.map((s) => s.features));
+    // The unsupported-claim model learns from sentences and their clauses (it reads both at detection time).
+    const unitsOf = (r: Row) => (target === "stating" ? r.result.sentences : r.units);
+    const sentenceRows = labelled.flatMap((r) => unitsOf(r).map((s) => s.features));
     const labels = labelled.flatMap((r) => (target === "stating" ? r.statingLabels : r.sentenceLabels));
     if (!labels.includes(true) || !labels.includes(false)) return undefined;
-    const perRow = weightsOf(labelled, (r) => r.result.sentences.length);
-    const weights = labelled.flatMap((r, i) => r.result.sentences.map(() => perRow[i] as number));
+    const perRow = weightsOf(labelled, (r) => unitsOf(r).length);
+    const weights = labelled.flatMap((r, i) => unitsOf(r).map(() => perRow[i] as number));
     const names = target === "stating" ? STATING_FEATURES : (options.features?.sentence ?? SENTENCE_FEATURES);
     return fitLogistic(sentenceRows, labels, names, { l2, seed, weights });
   };

@@ -211,7 +211,8 @@ export function registerClassifier(program: Command): void {
       );
       checkOutputPath(opts.out);
       const data = readDataset(opts.data);
-      requireBothOutcomes(data, opts.data);
+      // Sources answers usually carry no coverage labels: that type is then left unchecked (threshold 2).
+      requireBothOutcomes(data, opts.data, { allowUnlabelled: true });
       const spec = { method: opts.method, ...specFromOptions(opts) };
       const detector = await cliDetector(spec);
       const bar = progressBar("calibrating");
@@ -228,10 +229,15 @@ export function registerClassifier(program: Command): void {
         thresholds: c.thresholds,
         calibration: { rule: c.rule, data: opts.data, n: c.n, metrics: c.metrics },
       });
+      const unchecked = new Set(c.unchecked ?? []);
+      const part = (t: "hallucination" | "coverage") =>
+        unchecked.has(t)
+          ? `${t} not checked (no example labels it; threshold ${c.thresholds[t]} never flags)`
+          : `${t} ${c.thresholds[t].toFixed(4)} (recall ${c.metrics[t].recall.toFixed(3)}, FPR ${c.metrics[t].fpr.toFixed(3)})`;
       out(
-        `thresholds (${opts.method}): hallucination ${c.thresholds.hallucination.toFixed(4)} (recall ${c.metrics.hallucination.recall.toFixed(3)}, FPR ${c.metrics.hallucination.fpr.toFixed(3)}), coverage ${c.thresholds.coverage.toFixed(4)} (recall ${c.metrics.coverage.recall.toFixed(3)}, FPR ${c.metrics.coverage.fpr.toFixed(3)})\nguard config written to ${opts.out}`,
+        `thresholds (${opts.method}): ${part("hallucination")}, ${part("coverage")}\nguard config written to ${opts.out}`,
       );
-      for (const t of ["hallucination", "coverage"] as const) {
+      for (const t of (["hallucination", "coverage"] as const).filter((x) => !unchecked.has(x))) {
         const recall = c.metrics[t].recall;
         if (recall < LOW_RECALL)
           warn(
