@@ -98,10 +98,12 @@ describe("the middleware with npov's support guard", async () => {
     const errors: unknown[] = [];
     for await (const part of result.fullStream) if (part.type === "error") errors.push(part.error);
     expect(errors[0]).toBeInstanceOf(ResponseBlockedError);
-    // support reads a text's last sentence as a possible closing remark, so the check through the invented
-    // sentence passed; it was held back all the same (no check had seen the sentence after it), and the
-    // final check blocked: the client got the two sentences before it, nothing more.
-    expect(await result.text).toBe(WITH_INVENTED.slice(0, WITH_INVENTED.indexOf(INVENTED) - 1));
+    // Checked text only is released, and the stream ends at the first check that blocks: the client never
+    // sees the invented sentence (against these sources the opening "People disagree about zoos." is itself
+    // content no source states, so the cut may come before it).
+    const released = await result.text;
+    expect(WITH_INVENTED.startsWith(released)).toBe(true);
+    expect(released).not.toContain("Oxford");
   });
 
   it("records a cascade's stages, latency and cost in the metadata", async () => {

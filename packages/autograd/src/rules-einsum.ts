@@ -9,7 +9,7 @@
  */
 import { UnsupportedOpError } from "./errors.js";
 import { attrString, type NodeProto } from "./proto.js";
-import { type RuleContext, sumTo } from "./rules.js";
+import { type RuleContext, sumTo } from "./rule-context.js";
 
 /** An Einsum equation with ellipses made explicit: one subscript string per input, and the output's. */
 export interface EinsumTerms {

@@ -7,6 +7,7 @@
 export * from "./cascade.js";
 export * from "./errors.js";
 export * from "./guard.js";
+export * from "./guard-config.js";
 export * from "./softprompt.js";
 export * from "./softprompt-file.js";
 export * from "./stacked.js";

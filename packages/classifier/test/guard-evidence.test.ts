@@ -1,6 +1,7 @@
 /**
- * The guard's sentence evidence: each sentence's score is the sum of the scores of the unsupported words
- * lying inside it over its word count, capped at 1; sentences without any are left out; worst first. The
+ * The guard's sentence evidence: each sentence's score is the sum of the scores of the unsupported spans
+ * lying inside it, each counted once per word it covers (a word span once; a whole-sentence span, as support
+ * gives, for every word), over its word count, capped at 1; sentences without any are left out; worst first. The
  * step is one pass over the words sorted by start (it scanned every word for each sentence, which took
  * minutes on a 4 MB response: bench/guard-evidence.bench.mjs); here it must give exactly what the plain
  * definition gives, for words in any order, overlapping sentence ends or not.
@@ -28,13 +29,10 @@ function reference(response: string, spans: UnsupportedSpan[]) {
   return splitSentences(response)
     .map((s) => {
       const inside = words.filter((w) => w.start >= s.start && w.end <= s.end);
-      const total = s.text.split(/\s+/).filter((t) => /[\p{L}\p{N}]/u.test(t)).length || 1;
-      return {
-        text: s.text,
-        start: s.start,
-        end: s.end,
-        score: Math.min(1, inside.reduce((a, w) => a + w.score, 0) / total),
-      };
+      const count = (t: string) => t.split(/\s+/).filter((x) => /[\p{L}\p{N}]/u.test(x)).length;
+      const total = count(s.text) || 1;
+      const sum = inside.reduce((a, w) => a + w.score * Math.max(1, count(response.slice(w.start, w.end))), 0);
+      return { text: s.text, start: s.start, end: s.end, score: Math.min(1, sum / total) };
     })
     .filter((s) => s.score > 0)
     .sort((a, b) => b.score - a.score || a.start - b.start);

@@ -69,7 +69,9 @@ describe("loadGuard and the detector method table", () => {
     const error = await createDetector({ method: "bleu" }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidValueError);
     expect((error as NpovError).code).toBe("INVALID_VALUE");
-    expect((error as Error).message).toContain("rouge, soft, align, support, salience, classifier, nli, stacked");
+    expect((error as Error).message).toContain(
+      "rouge, soft, align, support, rouge1-precision, salience, classifier, nli, stacked",
+    );
     const stacked = await createDetector({ method: "stacked" }).catch((e: unknown) => e);
     expect((stacked as Error).message).toContain("stacked model file");
   });

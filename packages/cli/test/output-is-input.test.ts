@@ -259,7 +259,7 @@ describe("outputs that are not inputs still work", () => {
     expect(r.status).toBe(0);
     expect(readdirSync(model).sort()).toEqual(["README.md", "card.json", "combiner.json", "specificity.json"]);
     expect(readFileSync(join(model, "card.json"), "utf8")).toBe("card");
-    expect(JSON.parse(readFileSync(join(model, "combiner.json"), "utf8")).format).toBe("npov-support-combiner/1");
+    expect(JSON.parse(readFileSync(join(model, "combiner.json"), "utf8")).format).toBe("npov-support-combiner/2");
     expect(readdirSync(dir).sort()).toEqual(["d.jsonl", "scores.jsonl", "support"]);
   });
 });

@@ -33,7 +33,7 @@ describe("npovAssertion", () => {
     expect(ok.componentResults?.map((r) => r.pass)).toEqual([true, true]);
     const bad = await npovAssertion(WITH_INVENTED, { vars: { input }, config: support });
     expect(bad.pass).toBe(false);
-    expect(bad.reason).toContain(`hallucination 0.99`);
+    expect(bad.reason).toMatch(/hallucination 0\.\d{3} >= 0\.600/);
     expect(bad.reason).toContain(`unsupported: "${INVENTED}"`);
     // Only the failing type is in the reason; the score is 1 - the worst error score.
     expect(bad.reason).not.toContain("coverage");
@@ -60,17 +60,19 @@ describe("npovAssertion", () => {
       { id: "doc2", text: "Critics say enclosures deprive wild animals of natural behaviour." },
     ];
     const answer = "Zoos run breeding programs that save endangered species.";
+    // Coverage of sources is the share of their content left out (optional for RAG answers; checked here at 0.4).
+    const strict: NpovAssertionConfig = { method: "support", thresholds: { hallucination: 0.6, coverage: 0.4 } };
     const asObjects = await npovAssertion(answer, {
       vars: { sources: docs, query: "What do zoos do?" },
-      config: support,
+      config: strict,
     });
     const asJson = await npovAssertion(answer, {
       vars: { sources: JSON.stringify(docs), query: "What do zoos do?" },
-      config: support,
+      config: strict,
     });
     const asTexts = await npovAssertion(answer, {
       vars: { sources: docs.map((d) => d.text), query: "What do zoos do?" },
-      config: support,
+      config: strict,
     });
     expect(asJson).toEqual(asObjects);
     expect(asTexts.namedScores).toEqual(asObjects.namedScores);
@@ -93,7 +95,7 @@ describe("npovAssertion", () => {
         stages: [
           {
             detector: { method: "support" },
-            band: { hallucination: { low: 0.3, high: 0.9 }, coverage: { low: 0.5, high: 0.9 } },
+            band: { hallucination: { low: 0.3, high: 0.8 }, coverage: { low: 0.5, high: 0.9 } },
           },
           { detector: { method: "rouge" }, thresholds: { hallucination: 0.5, coverage: 0.5 } },
         ],
@@ -101,7 +103,7 @@ describe("npovAssertion", () => {
     );
     const r = await npovAssertion(WITH_INVENTED, { vars: { input }, config: { guard: file } });
     expect(r.pass).toBe(false);
-    expect(r.reason).toMatch(/^npov support>rouge: hallucination 0\.99\d >= 0\.900; unsupported: "A 2019 Oxford/);
+    expect(r.reason).toMatch(/^npov support>rouge: hallucination 0\.\d{3} >= 0\.800; unsupported: "A 2019 Oxford/);
   });
 
   it("fails closed when the output cannot be scored, and throws for a bad config or test", async () => {
