@@ -10,7 +10,6 @@
  * whole graph to it (`upgradeOpset`; nothing that text models use changed meaning between 13 and 16).
  */
 import { UnsupportedOpError } from "./errors.js";
-import type { GraphBuilder } from "./graph.js";
 import { attrFloat, attrInt, attrInts, attrString, DataType, makeTensor, type NodeProto } from "./proto.js";
 import { type RuleContext, sumTo } from "./rule-context.js";
 import { einsumGradient } from "./rules-einsum.js";

@@ -15,19 +15,15 @@ import {
   describe,
   type ErrorDetector,
   type ErrorScores,
-  FileFormatError,
   InvalidScoreError,
   InvalidValueError,
-  jsonText,
   NotTextError,
   NpovError,
-  readTextFile,
   splitSentences,
   type UncoveredArgument,
   type UnsupportedSpan,
   validateCheckInput,
   validateResponse,
-  writeFileAtomic,
 } from "@npov/core";
 import { NliDetector, type NliModelOptions, type NliScoringOptions } from "@npov/nli";
 import {

@@ -1,24 +1,28 @@
 /**
- * The "support" detector: data-free alignment that holds on chatbot-style responses.
+ * The "support" detector, npov's default: data-free checking of a response against curated NPOV arguments or
+ * plain sources ({@link groundingOf}), on every response shape -- debate answers, one-sentence replies,
+ * dialogue, QA, summaries -- whatever a sentence's position.
  *
  * 1. Word similarity ({@link SemanticMatcher}): exact stem, WordNet lemma/synonym/derivation/hypernym (the
  *    soft matcher's weights) or, for any pair of WordNet lemmas, the lexsim embedding's cosine mapped to
  *    [0, 1] -- so free rewording ("firing weapons" / "shooting guns") still matches.
  * 2. Specificity ({@link Specificity}): every word weighs its IDF over the knowledge base, query and topic
- *    words discounted, so a new claim built from the debate's own words is not "supported".
- * 3. Roles ({@link sentenceRole}): framing and discourse sentences (and openings and closings that do not
- *    restate arguments) carry no argument and are not scored for hallucination.
- * 4. Per argument sentence: support = specificity-weighted share of its words matched in the arguments;
- *    unsupported mass = specificity of its unmatched words; orphan = inside no argument's best window;
- *    unmatched names and numbers. Per argument: coverage = specificity-weighted share of its words matched
- *    in the response -- globally, within its best one or two adjacent sentences, and within the sentence a
- *    one-to-one assignment of arguments to sentences gives it.
- * 5. Structure: side blocks (a sentence opening with a side cue, {@link opensSide}, starts the next one) and
- *    which perspective each clearly attributed argument sentence states: an argument stated in the other
- *    side's block, or perspectives switching more often than once each, marks an argument presented as the
- *    other side's.
- * 6. Example scores: a learned logistic combiner over these distributions ({@link SupportCombiner},
- *    models/npov-support) when one is given, else 1 - the least support and 1 - the least coverage.
+ *    words discounted, so a new claim built from the debate's own words is not "supported". The query
+ *    supports nothing: its words are matched in the grounding like any other and left out of a claim.
+ * 3. Roles ({@link sentenceRole}): a sentence whose words beyond discourse and query words weigh too little is
+ *    framing; every other sentence makes a claim -- first, last or alone. No position is read anywhere.
+ * 4. Per sentence (and per clause of a sentence of several): support, unsupported mass, the share one argument
+ *    or source unit alone explains, names and numbers no argument has, orphan (inside no argument's best
+ *    window). Per argument: coverage globally, within its best one or two adjacent sentences, and within the
+ *    sentence a one-to-one assignment gives it.
+ * 5. Structure: side blocks (a framing or attributed sentence opening with a side cue, {@link opensSide},
+ *    starts the next one) and which perspective each clearly attributed sentence states.
+ * 6. Scores: the combiner's sentence models ({@link sentenceFeatures}: what a sentence says, never where it
+ *    stands) give each sentence (and clause) a probability of an unsupported claim and of stating a given
+ *    argument; its example models turn shares and bounded distributions of all of this ({@link
+ *    supportFeatures}, every input in [0, 1], weights >= 0) into probabilities ({@link SupportCombiner},
+ *    models/npov-support). Without a combiner: the least supported claim and the least covered argument.
+ *    Coverage of a sources input is the share of the sources' content the response leaves out.
  */
 import {
   type CheckInput,
@@ -480,7 +484,8 @@ export function supportResponse(input: CheckInput, response: string, options: Su
       const part = measure(inClause, { text: text.slice(c.start, c.end), start: c.start, end: c.end }, side).sentence;
       // A clause that no single argument or source unit explains, even when the rest of its sentence is one.
       sentence.clauseUnexplained = Math.max(sentence.clauseUnexplained, 1 - (part.bestArgument?.support ?? 0));
-      (sentence.clauses ??= []).push(part);
+      if (sentence.clauses === undefined) sentence.clauses = [];
+      sentence.clauses.push(part);
     }
     // A side cue opens a new block in a framing sentence ("Critics see it differently.") or one that states a
     // given argument; an unattributed claim ("However, <something new>") does not restructure the response, so

@@ -18,11 +18,6 @@ import { supportErrorDetector, supportResponse } from "@npov/rouge";
 import { writeReferenceResponse } from "@npov/synth";
 import { describe, expect, it } from "vitest";
 
-const guard = await loadGuard({
-  format: "npov-guard/1",
-  detector: { method: "support" },
-  thresholds: { hallucination: 0.5, coverage: 0.5 },
-});
 // A RAG answer need not restate every retrieved sentence: coverage is optional for sources, and a threshold
 // above 1 never flags it (docs/rag.md).
 const ragGuard = await loadGuard({

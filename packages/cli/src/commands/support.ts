@@ -78,7 +78,6 @@ export function registerSupport(program: Command): void {
       const command = `pnpm npov build-lexsim --out ${opts.out} --dim ${dim} --power ${power} --holdout ${holdout} --seed ${seed}`;
       saveLexSim(opts.out as string, full.model, { command, evaluation });
       const e = evaluation.own;
-      const mb = (full.model.words.length * dim) / 1e6;
       writeFileAtomic(
         join(opts.out as string, "README.md"),
         lexSimCard({
@@ -219,9 +218,6 @@ export function registerSupport(program: Command): void {
       },
     );
 }
-
-const round = (x: number) => Math.round(x * 1e4) / 1e4;
-const fixed = (x: number | undefined) => (x === undefined ? "n/a" : x.toFixed(3));
 
 /** The detectors compared in `npov support-report`, on one shared soft matcher (as `npov eval` builds it). */
 function reportDetectors(): ErrorDetector[] {
