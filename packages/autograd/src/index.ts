@@ -14,6 +14,7 @@ export * from "./errors.js";
 export * from "./gradient.js";
 export * from "./graph.js";
 export * from "./inspect.js";
+export * from "./local-folder.js";
 export * from "./models/bpe.js";
 export * from "./models/causal.js";
 export * from "./models/folder.js";

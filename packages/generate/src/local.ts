@@ -4,32 +4,29 @@
  * core. Greedy or sampled decoding; sampling is seeded through transformers.js's `random.seed`, so calls
  * are serialized per process to keep results reproducible.
  */
-import { existsSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import * as transformers from "@huggingface/transformers";
 import {
+  checkedTokenizer,
+  checkGraphFiles,
+  checkModelType,
   DTYPE_SUFFIX,
   encodeForContext,
   generationBlockers,
-  graphFileRejection,
   localModelFolder,
   type ModelContext,
-  ModelDownloadError,
   type ModelDtype,
-  ModelFileError,
-  ModelNotFoundError,
   ModelRunError,
   maxPositions,
   modelContext,
-  onnxruntimeMessage,
   parseModelDtype,
   readJsonObject,
+  readLocalConfig,
   readModelConfig,
   resolveVariant,
-  tokenizerFromFiles,
-  tokenizerSize,
+  transformersLoadFailure,
   UnsupportedModelError,
-  VocabularyMismatchError,
 } from "@npov/autograd";
 import {
   ContextTooLongError,
@@ -101,7 +98,7 @@ export interface TextCompletion {
  * Check a local model folder before transformers.js reads it, so a broken file is a typed error naming it:
  * config.json (a JSON object with a `model_type` and well-typed fields), tokenizer.json (buildable, with
  * ids the model's `vocab_size` covers), generation_config.json (a JSON object, when present), and the
- * graph files (present and not empty).
+ * graph files and their external data (@npov/autograd's local-folder checks).
  * @throws ModelFileError, ModelNotFoundError, VocabularyMismatchError
  */
 function checkLocalFolder(
@@ -109,44 +106,11 @@ function checkLocalFolder(
   graphFiles: readonly string[],
   suffix: string,
 ): transformers.PreTrainedTokenizer {
-  const configFile = join(dir, "config.json");
   const config = readLocalConfig(dir);
-  if (typeof config.model_type !== "string")
-    throw new ModelFileError(
-      configFile,
-      "missing-field",
-      'it has no "model_type" (e.g. "t5", "gpt2", "llama"): transformers.js needs it to choose the architecture',
-    );
-  const tokenizer = tokenizerFromFiles(dir);
-  const vocab = config.vocab_size;
-  const size = tokenizerSize(tokenizer);
-  if (typeof vocab === "number" && size > vocab)
-    throw new VocabularyMismatchError(dir, size, vocab, "config.json's vocab_size (the embedding table)");
+  checkModelType(dir, config, '"t5", "gpt2", "llama"');
+  const tokenizer = checkedTokenizer(dir, config);
   if (existsSync(join(dir, "generation_config.json"))) readJsonObject(join(dir, "generation_config.json"));
-  const external = (config["transformers.js_config"] as { use_external_data_format?: unknown } | undefined)
-    ?.use_external_data_format;
-  for (const f of graphFiles) {
-    const path = join(dir, f);
-    if (!existsSync(path)) throw new ModelNotFoundError(dir, `${path} is missing.`);
-    if (statSync(path).size === 0) throw new ModelFileError(path, "empty", "the file has 0 bytes");
-    // transformers.js looks for the weights config.json announces (<file>_data, <file>_data_1, ...) and, if
-    // one is missing, fails in a way no caller can catch (the process exits): check them here.
-    const baseName = basename(f);
-    const chunks = externalDataChunks(external, baseName, baseName.slice(0, -`${suffix}.onnx`.length));
-    for (let i = 0; i < chunks; i++) {
-      const data = `${path}_data${i === 0 ? "" : `_${i}`}`;
-      if (!existsSync(data)) {
-        const genai = existsSync(`${path}.data`)
-          ? ` (the folder has ${basename(path)}.data, the onnxruntime-genai name: rename it to ${basename(data)})`
-          : "";
-        throw new ModelNotFoundError(
-          dir,
-          `${data} is missing: config.json's transformers.js_config.use_external_data_format says ${f} keeps its weights there${genai}.`,
-        );
-      }
-      if (statSync(data).size === 0) throw new ModelFileError(data, "empty", "the file has 0 bytes");
-    }
-  }
+  checkGraphFiles(dir, config, graphFiles, suffix);
   return tokenizer;
 }
 
@@ -171,33 +135,6 @@ function quietTransformers(): () => void {
   };
 }
 
-/** How many external-data files transformers.js expects for a graph file (its resolveExternalDataFormat). */
-function externalDataChunks(config: unknown, fullName: string, fileName: string): number {
-  if (!config) return 0;
-  const value =
-    typeof config === "object"
-      ? Object.hasOwn(config, fullName)
-        ? (config as Record<string, unknown>)[fullName]
-        : Object.hasOwn(config, fileName)
-          ? (config as Record<string, unknown>)[fileName]
-          : 0
-      : config;
-  const n = Number(value);
-  return Number.isInteger(n) && n > 0 ? Math.min(n, 1000) : 0;
-}
-
-/** config.json of a local folder. @throws ModelNotFoundError (no config.json), ModelFileError */
-function readLocalConfig(dir: string): Record<string, unknown> {
-  if (!existsSync(join(dir, "config.json")))
-    throw new ModelNotFoundError(dir, "it has no config.json (a folder in the transformers.js layout?).");
-  return readModelConfig(join(dir, "config.json"));
-}
-
-/**
- * A transformers.js load failure as a typed error: a graph onnxruntime refused (named, with what is wrong
- * with it), a download that failed, a file missing from the hub or the cache, or else an
- * {@link UnsupportedModelError} carrying transformers.js's message.
- */
 /**
  * Why transformers.js's `generate` cannot run the loaded sessions: the checks of `npov model inspect`
  * ({@link generationBlockers}), on the sessions' input names and types, the encoder first and the decoder last.
@@ -216,19 +153,6 @@ function sessionBlockers(lm: LoadedModel, encoderDecoder: boolean): string[] {
   }));
   // Sessions that do not list their inputs cannot be judged here; generation will say what fails.
   return graphs.length === 0 || graphs.some((g) => g.inputs.length === 0) ? [] : generationBlockers(graphs);
-}
-
-function loadFailure(idOrPath: string, dir: string | undefined, files: string[], error: unknown): NpovError {
-  if (error instanceof NpovError) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  const refused = /Load model from (.+?) failed:/s.exec(message);
-  if (refused !== null) return graphFileRejection(refused[1] as string, error);
-  const cause = (error as { cause?: { code?: string } } | undefined)?.cause;
-  if (/fetch failed/i.test(message) || ["ENOTFOUND", "ECONNREFUSED", "ETIMEDOUT"].includes(cause?.code ?? ""))
-    return new ModelDownloadError(idOrPath, `${message}${cause?.code ? ` (${cause.code})` : ""}`, error);
-  if (/not found locally|Could not locate file|status code 404/i.test(message))
-    return new ModelNotFoundError(idOrPath, onnxruntimeMessage(error));
-  return new UnsupportedModelError(dir ?? idOrPath, files, error);
 }
 
 /**
@@ -356,7 +280,7 @@ export class LocalGenerator implements Generator {
           config,
         );
       } catch (error) {
-        throw loadFailure(idOrPath, folder, graphFiles, error);
+        throw transformersLoadFailure(idOrPath, folder, graphFiles, error);
       } finally {
         env.localModelPath = saved.localModelPath;
         env.allowLocalModels = saved.allowLocalModels;

@@ -13,32 +13,28 @@
  * pair's probabilities would depend on the pairs batched with it (by ~1e-2 on the encoder zoo): such graphs
  * run pair by pair unless `quantizedBatching` is set. Scores are cached per (model, premise, hypothesis).
  */
-import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
+import { closeSync, openSync, readSync } from "node:fs";
 import { endianness } from "node:os";
-import { basename, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import * as transformers from "@huggingface/transformers";
 import {
+  checkedTokenizer,
+  checkGraphFiles,
+  checkModelType,
   DTYPE_SUFFIX,
-  graphFileRejection,
   localModelFolder,
   MAX_TEXT_CHARACTERS,
   type ModelContext,
-  ModelDownloadError,
   type ModelDtype,
-  ModelFileError,
-  ModelNotFoundError,
   ModelRunError,
   maxPositions,
   modelContext,
-  onnxruntimeMessage,
   parseModelDtype,
-  readModelConfig,
+  readLocalConfig,
   requireRepresentable,
   resolveVariant,
-  tokenizerFromFiles,
-  tokenizerSize,
+  transformersLoadFailure,
   UnsupportedModelError,
-  VocabularyMismatchError,
 } from "@npov/autograd";
 import {
   ContextTooLongError,
@@ -132,25 +128,10 @@ type CallableTokenizer = transformers.PreTrainedTokenizer &
 /** Inputs an NLI cross-encoder's graph may read; npov builds each of them. */
 const KNOWN_INPUTS = new Set(["input_ids", "attention_mask", "token_type_ids"]);
 
-/** How many external-data files transformers.js expects for a graph file (its resolveExternalDataFormat). */
-function externalDataChunks(config: unknown, fullName: string, fileName: string): number {
-  if (!config) return 0;
-  const value =
-    typeof config === "object"
-      ? Object.hasOwn(config, fullName)
-        ? (config as Record<string, unknown>)[fullName]
-        : Object.hasOwn(config, fileName)
-          ? (config as Record<string, unknown>)[fileName]
-          : 0
-      : config;
-  const n = Number(value);
-  return Number.isInteger(n) && n > 0 ? Math.min(n, 1000) : 0;
-}
-
 /**
- * Check a local folder before transformers.js reads it, so a broken file is a typed error naming it (the same
- * checks as the local generator's): config.json with a model_type and NLI labels, tokenizer.json whose ids
- * the embedding table covers, and the graph file and the external-data files config.json announces.
+ * Check a local folder before transformers.js reads it, so a broken file is a typed error naming it (the local
+ * generator's checks, from @npov/autograd): config.json with a model_type and NLI labels, tokenizer.json whose
+ * ids the embedding table covers, and the graph file and the external-data files config.json announces.
  * @throws ModelNotFoundError, ModelFileError, VocabularyMismatchError, NliLabelError
  */
 function checkLocalFolder(
@@ -158,37 +139,11 @@ function checkLocalFolder(
   config: Record<string, unknown>,
   graphFile: string,
   suffix: string,
-  base: string,
 ): { labels: NliLabels; tokenizer: transformers.PreTrainedTokenizer } {
-  if (typeof config.model_type !== "string")
-    throw new ModelFileError(
-      join(dir, "config.json"),
-      "missing-field",
-      'it has no "model_type" (e.g. "bert", "deberta-v2", "roberta"): transformers.js needs it to choose the architecture',
-    );
+  checkModelType(dir, config, '"bert", "deberta-v2", "roberta"');
   const labels = nliLabels(config, dir);
-  const tokenizer = tokenizerFromFiles(dir);
-  const vocab = config.vocab_size;
-  const size = tokenizerSize(tokenizer);
-  if (typeof vocab === "number" && size > vocab)
-    throw new VocabularyMismatchError(dir, size, vocab, "config.json's vocab_size (the embedding table)");
-  const path = join(dir, graphFile);
-  if (!existsSync(path)) throw new ModelNotFoundError(dir, `${path} is missing.`);
-  if (statSync(path).size === 0) throw new ModelFileError(path, "empty", "the file has 0 bytes");
-  // transformers.js looks for the weights config.json announces and, if one is missing, fails in a way no
-  // caller can catch: check them here.
-  const external = (config["transformers.js_config"] as { use_external_data_format?: unknown } | undefined)
-    ?.use_external_data_format;
-  const chunks = externalDataChunks(external, basename(graphFile), `${base}${suffix}`);
-  for (let i = 0; i < chunks; i++) {
-    const data = `${path}_data${i === 0 ? "" : `_${i}`}`;
-    if (!existsSync(data))
-      throw new ModelNotFoundError(
-        dir,
-        `${data} is missing: config.json's transformers.js_config.use_external_data_format says ${graphFile} keeps its weights there.`,
-      );
-    if (statSync(data).size === 0) throw new ModelFileError(data, "empty", "the file has 0 bytes");
-  }
+  const tokenizer = checkedTokenizer(dir, config);
+  checkGraphFiles(dir, config, [graphFile], suffix);
   return { labels, tokenizer };
 }
 
@@ -213,20 +168,6 @@ function hasDynamicQuantization(file: string): boolean {
   } finally {
     closeSync(fd);
   }
-}
-
-/** A transformers.js load failure as a typed error (as the local generator maps them). */
-function loadFailure(idOrPath: string, dir: string | undefined, files: string[], error: unknown): NpovError {
-  if (error instanceof NpovError) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  const refused = /Load model from (.+?) failed:/s.exec(message);
-  if (refused !== null) return graphFileRejection(refused[1] as string, error);
-  const cause = (error as { cause?: { code?: string } } | undefined)?.cause;
-  if (/fetch failed/i.test(message) || ["ENOTFOUND", "ECONNREFUSED", "ETIMEDOUT"].includes(cause?.code ?? ""))
-    return new ModelDownloadError(idOrPath, `${message}${cause?.code ? ` (${cause.code})` : ""}`, error);
-  if (/not found locally|Could not locate file|status code 404/i.test(message))
-    return new ModelNotFoundError(idOrPath, onnxruntimeMessage(error));
-  return new UnsupportedModelError(dir ?? idOrPath, files, error);
 }
 
 /** Check a positive-integer option. @throws InvalidValueError */
@@ -336,12 +277,10 @@ export class NliModel {
       const sessionOptions = { logSeverityLevel: 4, ...options.sessionOptions };
       if (folder !== undefined) {
         const dir = resolve(folder);
-        if (!existsSync(join(dir, "config.json")))
-          throw new ModelNotFoundError(idOrPath, "it has no config.json (a folder in the transformers.js layout?).");
-        config = readModelConfig(join(dir, "config.json"));
+        config = readLocalConfig(dir, idOrPath);
         dtype = resolveVariant(idOrPath, dir, config, [base], asked, false).dtype;
         files = [`onnx/${base}${DTYPE_SUFFIX[dtype]}.onnx`];
-        ({ labels, tokenizer } = checkLocalFolder(dir, config, files[0] as string, DTYPE_SUFFIX[dtype], base));
+        ({ labels, tokenizer } = checkLocalFolder(dir, config, files[0] as string, DTYPE_SUFFIX[dtype]));
         dynamicQuantization = hasDynamicQuantization(join(dir, files[0] as string));
         lm = (await transformers.AutoModelForSequenceClassification.from_pretrained(dir, {
           dtype,
@@ -409,7 +348,7 @@ export class NliModel {
         cache,
       );
     } catch (error) {
-      throw loadFailure(idOrPath, folder, files, error);
+      throw transformersLoadFailure(idOrPath, folder, files, error);
     }
   }
 

@@ -266,6 +266,15 @@ describe("typed errors", () => {
       code: "MODEL_FILE_INVALID",
       problem: "invalid-json",
     });
+    // External data announced by the graph's base name ("model"), as transformers.js reads the config: a missing
+    // data file is a typed error before transformers.js would fail where no caller can catch it.
+    const baseKeyed = copyWithConfig("optimum-bert", (config) => {
+      config["transformers.js_config"] = { use_external_data_format: { model: 1 } };
+    });
+    cpSync(join(ENCODER_ZOO, "optimum-bert", "onnx", "model_q4.onnx"), join(baseKeyed, "onnx", "model_q4.onnx"));
+    const missingData = await NliModel.fromPretrained(baseKeyed, { dtype: "q4" }).catch((e: unknown) => e);
+    expect(missingData).toMatchObject({ code: "MODEL_NOT_FOUND" });
+    expect((missingData as Error).message).toContain("onnx/model_q4.onnx_data is missing");
     const fp32Only = copyWithConfig("optimum-bert", () => undefined);
     const absent = await NliModel.fromPretrained(fp32Only, { dtype: "q4" }).catch((e: unknown) => e);
     expect(absent).toMatchObject({ code: "MODEL_NOT_FOUND" });
