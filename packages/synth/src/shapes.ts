@@ -318,6 +318,21 @@ function placed(lead: string, clause: string, names: ReadonlySet<string>): strin
   return lead === "" ? upperFirst(clause) : lowercaseInitial(clause, names);
 }
 
+/** An invented claim for sources made of `chosen`: an unused argument none of whose wordings the sources state. */
+function inventAbsentClaim(
+  ctx: TopicContext,
+  chosen: readonly Usable[],
+  sources: readonly Source[],
+  rng: Rng,
+): { usable: Usable; text: string } | undefined {
+  return inventClaim(
+    ctx,
+    ctx.usable.filter((u) => !chosen.includes(u)),
+    sourceStemsOf(sources),
+    rng,
+  );
+}
+
 /** An invented argument: one of `candidates`, reworded (a paraphrase half the time, synonyms), and novel. */
 function inventClaim(
   ctx: TopicContext,
@@ -541,12 +556,7 @@ function makeOneSentence(ctx: TopicContext, rng: Rng): Made[] | undefined {
   if (chosen === undefined) return undefined;
   const { sources, origins } = assemble([singleDocument(ctx, chosen, rng)]);
   const input: SourcesInput = { query: ctx.topic.query, sources };
-  const claim = inventClaim(
-    ctx,
-    ctx.usable.filter((u) => !chosen.includes(u)),
-    sourceStemsOf(sources),
-    rng,
-  );
+  const claim = inventAbsentClaim(ctx, chosen, sources, rng);
   if (claim === undefined) return undefined;
   const clean = renderSentences([restatedSentence(rng.pick(ONE_SENTENCE_LEADS), [rng.pick(origins)], ctx, rng)]);
   const bad = renderSentences([claimSentence(rng.pick(ONE_SENTENCE_LEADS), claim, ctx)]);
@@ -561,12 +571,7 @@ function makeQa(ctx: TopicContext, rng: Rng): Made[] | undefined {
   if (chosen === undefined) return undefined;
   const { sources, origins } = assemble([singleDocument(ctx, chosen, rng)]);
   const input: SourcesInput = { query: ctx.topic.query, sources };
-  const claim = inventClaim(
-    ctx,
-    ctx.usable.filter((u) => !chosen.includes(u)),
-    sourceStemsOf(sources),
-    rng,
-  );
+  const claim = inventAbsentClaim(ctx, chosen, sources, rng);
   if (claim === undefined) return undefined;
   const used = rng.sample(origins, rng.next() < 0.3 ? 2 : 1);
   const yesNo = isYesNoQuestion(ctx.topic.query);
@@ -626,12 +631,7 @@ function makeDialogue(ctx: TopicContext, rng: Rng): Made[] | undefined {
   if (chosen === undefined) return undefined;
   const { sources, origins } = assemble([singleDocument(ctx, chosen, rng, rng.next() < 0.6)]);
   const input: SourcesInput = { ...(rng.next() < 0.5 ? { query: ctx.topic.query } : {}), sources };
-  const claim = inventClaim(
-    ctx,
-    ctx.usable.filter((u) => !chosen.includes(u)),
-    sourceStemsOf(sources),
-    rng,
-  );
+  const claim = inventAbsentClaim(ctx, chosen, sources, rng);
   if (claim === undefined) return undefined;
   const backchannel: Piece[] | undefined = rng.next() < 0.5 ? [{ text: rng.pick(BACKCHANNELS) }] : undefined;
   const followUp: Piece[] | undefined = rng.next() < 0.5 ? [{ text: rng.pick(FOLLOW_UPS) }] : undefined;
@@ -726,12 +726,7 @@ function makeSummary(ctx: TopicContext, rng: Rng, where: "first" | "middle" | "l
   const docs = summaryDocuments(ctx, chosen, rng, two);
   const { sources, origins } = assemble(docs);
   const input: SourcesInput = { sources };
-  const claim = inventClaim(
-    ctx,
-    ctx.usable.filter((u) => !chosen.includes(u)),
-    sourceStemsOf(sources),
-    rng,
-  );
+  const claim = inventAbsentClaim(ctx, chosen, sources, rng);
   if (claim === undefined) return undefined;
   const leads = SUMMARY_LEADS[docs.length > 1 ? "many" : "one"];
   const sentences = summarySentences(ctx, origins, rng, 2, 6, leads);
@@ -793,12 +788,7 @@ function makeLongSource(ctx: TopicContext, rng: Rng, pool: NoisePool): Made[] | 
     .map((d, i) => ({ ...d, id: `doc${i + 1}` }));
   const { sources, origins } = assemble(docs);
   const input: SourcesInput = { query: ctx.topic.query, sources };
-  const claim = inventClaim(
-    ctx,
-    ctx.usable.filter((u) => !chosen.includes(u)),
-    sourceStemsOf(sources),
-    rng,
-  );
+  const claim = inventAbsentClaim(ctx, chosen, sources, rng);
   if (claim === undefined) return undefined;
   const leads = SUMMARY_LEADS.many;
   const sentences = summarySentences(ctx, origins, rng, 1, 4, leads);
