@@ -103,7 +103,8 @@ describe("npovAssertion", () => {
     );
     const r = await npovAssertion(WITH_INVENTED, { vars: { input }, config: { guard: file } });
     expect(r.pass).toBe(false);
-    expect(r.reason).toMatch(/^npov support>rouge: hallucination 0\.\d{3} >= 0\.800; unsupported: "A 2019 Oxford/);
+    // support's score falls inside its band, so the rouge stage decides, at its own threshold.
+    expect(r.reason).toMatch(/^npov support>rouge: hallucination 0\.\d{3} >= 0\.500; unsupported: "A 2019 Oxford/);
   });
 
   it("fails closed when the output cannot be scored, and throws for a bad config or test", async () => {

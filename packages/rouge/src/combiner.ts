@@ -51,8 +51,29 @@ export interface SupportCombiner {
    * there, so it is fitted on its own data). Absent: the NPOV model scores sources too.
    */
   sourcesHallucination?: LogisticModel;
+  /**
+   * NPOV inputs: the hallucination score as an even (or other) blend of the example model and the sentence
+   * model's likeliest unsupported claim, recalibrated. Absent: the example model's probability alone. (The
+   * sources model reads `support.sentenceMax` with a large weight of its own and needs no blend.)
+   */
+  blend?: HallucinationBlend;
   /** Provenance: seed, data, command, calibration. */
   meta?: Record<string, unknown>;
+}
+
+/**
+ * An ensemble that keeps the hallucination score from leaning on one view: the example model reads how a whole
+ * response is built (extra argument sentences, orphans) and is fitted mostly to one shape of answer; the
+ * sentence model's largest probability (`support.sentenceMax`) reads what one sentence or clause says, wherever
+ * it stands. The score is `sigmoid(scale * logit((1 - sentenceShare) * example + sentenceShare * sentenceMax) +
+ * bias)`: a blend, then a monotone (Platt) recalibration fitted on the training data, so the result is a
+ * probability again and never falls when either part rises.
+ */
+export interface HallucinationBlend {
+  /** Weight of `support.sentenceMax` in the blend, in [0, 1] (the example model has the rest). */
+  sentenceShare: number;
+  /** Recalibration of the blend's logit; `scale` > 0. */
+  npov: { scale: number; bias: number };
 }
 
 /**
@@ -141,10 +162,48 @@ export function applyCombiner(
   if (kind !== "npov" && kind !== "sources") throw new InvalidValueError("kind", 'must be "npov" or "sources".');
   const hallucination =
     kind === "sources" ? (combiner.sourcesHallucination ?? combiner.hallucination) : combiner.hallucination;
+  const example = predictLogistic(hallucination, features);
   return {
-    hallucination: predictLogistic(hallucination, features),
+    hallucination:
+      combiner.blend === undefined || kind === "sources"
+        ? example
+        : blendedHallucination(combiner.blend, example, feature(features, "support.sentenceMax")),
     coverage: predictLogistic(combiner.coverage, features),
   };
+}
+
+/** Keeps a blend strictly inside (0, 1) so its logit is finite. */
+const BLEND_EPSILON = 1e-9;
+
+/**
+ * The blended, recalibrated hallucination probability ({@link HallucinationBlend}) from the example model's
+ * probability and the largest sentence probability. @throws InvalidValueError for a bad blend or inputs
+ */
+export function blendedHallucination(blend: HallucinationBlend, example: number, sentenceMax: number): number {
+  checkBlend(blend);
+  const { scale, bias } = blend.npov;
+  return sigmoid(scale * blendLogit(blend.sentenceShare, example, sentenceMax) + bias);
+}
+
+/** The blend's logit before recalibration (the input {@link blendedHallucination}'s calibration is fitted on). */
+export function blendLogit(sentenceShare: number, example: number, sentenceMax: number): number {
+  requireNumber(sentenceShare, "sentenceShare", { min: 0, max: 1 });
+  requireNumber(example, "example", { min: 0, max: 1 });
+  requireNumber(sentenceMax, "sentenceMax", { min: 0, max: 1 });
+  const b = (1 - sentenceShare) * example + sentenceShare * sentenceMax;
+  const clamped = Math.min(1 - BLEND_EPSILON, Math.max(BLEND_EPSILON, b));
+  return Math.log(clamped / (1 - clamped));
+}
+
+/** Check a {@link HallucinationBlend}. @throws InvalidValueError */
+function checkBlend(value: unknown, path = "blend"): HallucinationBlend {
+  const b = requireRecord(value, path, "a blend {sentenceShare, npov: {scale, bias}}");
+  requireNumber(b.sentenceShare, `${path}.sentenceShare`, { min: 0, max: 1 });
+  const c = requireRecord(b.npov, `${path}.npov`, "a recalibration {scale, bias}");
+  // A positive scale keeps the score monotone in both parts of the blend.
+  requireNumber(c.scale, `${path}.npov.scale`, { min: 0, above: true });
+  requireNumber(c.bias, `${path}.npov.bias`);
+  return value as HallucinationBlend;
 }
 
 /** Solve the symmetric positive-definite system A x = b (Cholesky); A row-major n x n. */
@@ -183,9 +242,27 @@ export interface FitOptions {
   /**
    * Keep every weight >= 0 (default false): with features oriented "higher = worse", the probability then
    * never falls when a feature rises. Fitted by active sets: the most negative weight is fixed at 0 and the
-   * rest refitted until none is negative.
+   * rest refitted until none is negative. A list of feature names keeps only those >= 0 (the others are free):
+   * e.g. a sentence model whose evidence of missing support may not count against a claim, while what marks
+   * framing (hedges, questions) may push either way.
    */
-  nonNegative?: boolean;
+  nonNegative?: boolean | readonly string[];
+}
+
+/** The features {@link FitOptions.nonNegative} constrains. @throws InvalidValueError for a bad value */
+function nonNegativeSet(value: unknown, names: readonly string[]): Set<string> {
+  if (value === undefined || value === false) return new Set();
+  if (value === true) return new Set(names);
+  if (!Array.isArray(value))
+    throw new InvalidValueError("options.nonNegative", "must be true, false or an array of feature names.");
+  value.forEach((n, i) => {
+    if (typeof n !== "string" || !names.includes(n))
+      throw new InvalidValueError(
+        `options.nonNegative[${i}]`,
+        `must name one of the fitted features (${names.join(", ")}), got ${describe(n)}.`,
+      );
+  });
+  return new Set(value as string[]);
 }
 
 /**
@@ -212,15 +289,15 @@ export function fitLogistic(
     requireNumber(options.iterations, "options.iterations", { min: 1, max: 10_000, integer: true });
   if (options.seed !== undefined) requireNumber(options.seed, "options.seed", { integer: true });
   if (options.weights !== undefined) requireArray(options.weights, "options.weights", "an array of numbers");
-  if (options.nonNegative !== undefined && typeof options.nonNegative !== "boolean")
-    throw new InvalidValueError("options.nonNegative", "must be true or false.");
-  if (options.nonNegative === true) {
+  const constrained = nonNegativeSet(options.nonNegative, names);
+  if (constrained.size > 0) {
     let active = [...names];
     for (;;) {
       const model = fitLogistic(rows, labels, active, { ...options, nonNegative: false });
       let worst = -1;
       model.weights.forEach((w, i) => {
-        if (w < 0 && (worst < 0 || w < (model.weights[worst] as number))) worst = i;
+        if (w < 0 && constrained.has(active[i] as string) && (worst < 0 || w < (model.weights[worst] as number)))
+          worst = i;
       });
       if (worst < 0) {
         // Features held at 0 keep their place (weight 0, neutral standardization) so the model lists them all.
@@ -313,7 +390,7 @@ export interface CrossValidationOptions {
   /** Weights of one fold's training rows, given their indices (default 1 each). */
   weights?: (trainingRows: readonly number[]) => readonly number[];
   /** Fit with non-negative weights ({@link FitOptions.nonNegative}). */
-  nonNegative?: boolean;
+  nonNegative?: boolean | readonly string[];
 }
 
 /** Out-of-fold predictions of {@link crossValidateLogistic}. */
@@ -498,6 +575,11 @@ export function checkSupportCombiner(value: unknown, path = "combiner"): Support
   checkLogisticModel(c.coverage, `${path}.coverage`);
   for (const key of ["sourcesHallucination", "sentence", "sourcesSentence", "stating"] as const)
     if (c[key] !== undefined) checkLogisticModel(c[key], `${path}.${key}`);
+  if (c.blend !== undefined) {
+    checkBlend(c.blend, `${path}.blend`);
+    if (c.sentence === undefined)
+      throw new InvalidValueError(`${path}.blend`, "needs a sentence model (the blend reads support.sentenceMax).");
+  }
   return c as SupportCombiner;
 }
 
@@ -523,8 +605,20 @@ export function loadSupportCombiner(file: string): SupportCombiner {
         .filter((key) => raw[key] !== undefined)
         .map((key) => [key, checkModel(raw[key], file, key)]),
     ),
+    ...(raw.blend === undefined ? {} : { blend: checkedBlend(raw, file) }),
     ...(raw.meta === undefined ? {} : { meta: raw.meta }),
   };
+}
+
+/** A stored combiner's blend, checked; problems are FileFormatErrors naming the file. */
+function checkedBlend(raw: Partial<SupportCombiner>, file: string): HallucinationBlend {
+  try {
+    checkSupportCombiner({ ...raw, format: FORMAT });
+    return raw.blend as HallucinationBlend;
+  } catch (e) {
+    if (!(e instanceof InvalidValueError)) throw e;
+    throw new FileFormatError([{ file, line: undefined, field: e.path ?? "blend", message: e.message }]);
+  }
 }
 
 let shipped: SupportCombiner | null | undefined;

@@ -237,7 +237,10 @@ export interface SupportSentence {
    * discourse and debate-meta words, hedges, questions -- never where it stands.
    */
   features: Record<string, number>;
-  /** Probability that it makes a claim nothing given supports (the combiner's sentence model), when one is given. */
+  /**
+   * Probability that it makes a claim nothing given supports (the combiner's sentence model), when one is given:
+   * for a sentence, the largest of its own and its clauses' (each clause carries its own).
+   */
   probability?: number;
   /** Probability that it states a given argument (the combiner's stating model; NPOV inputs), when one is given. */
   stating?: number;
@@ -572,11 +575,13 @@ export function supportResponse(input: CheckInput, response: string, options: Su
       c.orphan = s.orphan;
       c.features = sentenceFeatures(c);
     }
-    if (sentenceModel !== undefined)
+    if (sentenceModel !== undefined) {
+      for (const c of s.clauses ?? []) c.probability = predictLogistic(sentenceModel, c.features);
       s.probability = maxOf(
-        [s, ...(s.clauses ?? [])].map((x) => predictLogistic(sentenceModel, x.features)),
+        [predictLogistic(sentenceModel, s.features), ...(s.clauses ?? []).map((c) => c.probability as number)],
         0,
       );
+    }
     if (statingModel !== undefined) s.stating = predictLogistic(statingModel, s.features);
   }
   const exactPrecision = rougeDetector(clean, text).precision;
@@ -950,8 +955,15 @@ export function supportErrorDetector(options: SupportOptions = {}): ErrorDetecto
         uncoveredArguments: r.arguments
           .map((a) => ({ perspective: a.perspective, argument: a.argument, text: a.text, score: 1 - a.localCoverage }))
           .sort((a, b) => b.score - a.score),
+        // A sentence's evidence is its likeliest unsupported clause when that clause carries its score (README's
+        // "..., and that uniforms improve school safety."): the span says what is flagged, not the whole sentence.
         unsupportedSpans: r.sentences
-          .map((s) => ({ text: s.text, start: s.start, end: s.end, score: sentenceScore(s) }))
+          .map((s) => {
+            const score = sentenceScore(s);
+            const clause = s.clauses?.find((c) => c.probability !== undefined && c.probability === s.probability);
+            const unit = clause ?? s;
+            return { text: unit.text, start: unit.start, end: unit.end, score };
+          })
           .sort((a, b) => b.score - a.score || a.start - b.start),
         features: r.features,
         words: {

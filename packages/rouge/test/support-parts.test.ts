@@ -3,8 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { contentTerms, type NpovInput } from "@npov/core";
 import {
+  blendedHallucination,
+  blendLogit,
   buildSpecificityTable,
   calibrationReport,
+  checkSupportCombiner,
   crossValidateLogistic,
   defaultLexSim,
   defaultSpecificityTable,
@@ -388,6 +391,75 @@ describe("combiner", () => {
     expect(r.bins[8]).toMatchObject({ count: 1, predicted: 0.85, observed: 0 });
     expect(r.bins[9]).toMatchObject({ count: 1, predicted: 0.9, observed: 1 });
     expect(r.ece).toBeCloseTo(0.5 * 0.125 + 0.25 * 0.85 + 0.25 * 0.1, 12);
+  });
+
+  it("keeps only the named weights >= 0 when nonNegative lists features", () => {
+    // y depends on a positively and on b negatively: listing a forces a's weight to 0 only if it goes negative
+    // (it does not); listing b holds b at 0 while a stays free to take the signal.
+    const rows = Array.from({ length: 40 }, (_, i) => ({ a: (i % 7) / 6, b: ((i * 3) % 5) / 4 }));
+    const labels = rows.map((r) => r.a - r.b > 0);
+    const free = fitLogistic(rows, labels, ["a", "b"]);
+    expect(free.weights[0]).toBeGreaterThan(0);
+    expect(free.weights[1]).toBeLessThan(0);
+    const heldB = fitLogistic(rows, labels, ["a", "b"], { nonNegative: ["b"] });
+    expect(heldB.weights[1]).toBe(0);
+    expect(heldB.weights[0]).toBeGreaterThan(0);
+    expect(fitLogistic(rows, labels, ["a", "b"], { nonNegative: ["a"] })).toEqual(free);
+    expect(() => fitLogistic(rows, labels, ["a", "b"], { nonNegative: ["c"] })).toThrow(
+      expect.objectContaining({ code: "INVALID_VALUE", path: "options.nonNegative[0]" }),
+    );
+  });
+
+  it("blends the example model with the likeliest unsupported sentence and recalibrates (hand-worked)", () => {
+    const blend = { sentenceShare: 0.5, npov: { scale: 2, bias: -1 } };
+    // (0.2 + 0.6) / 2 = 0.4; logit 0.4 = ln(2/3); 2 ln(2/3) - 1 -> sigmoid.
+    const z = 2 * Math.log(0.4 / 0.6) - 1;
+    expect(blendedHallucination(blend, 0.2, 0.6)).toBeCloseTo(1 / (1 + Math.exp(-z)), 12);
+    expect(blendedHallucination({ sentenceShare: 1, npov: { scale: 1, bias: 0 } }, 0.2, 0.6)).toBeCloseTo(0.6, 12);
+    expect(blendLogit(0.5, 0.2, 0.6)).toBeCloseTo(Math.log(0.4 / 0.6), 12);
+    // Ends of the scale stay finite; never NaN.
+    for (const [e, m] of [
+      [0, 0],
+      [1, 1],
+    ] as const)
+      expect(Number.isFinite(blendedHallucination(blend, e, m))).toBe(true);
+    // Monotone in both parts for any positive scale (fast-check).
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.double({ min: 0.01, max: 10, noNaN: true }),
+        (a, b, share, scale) => {
+          const x = { sentenceShare: share, npov: { scale, bias: 0.3 } };
+          const [lo, hi] = a <= b ? [a, b] : [b, a];
+          expect(blendedHallucination(x, hi, 0.5)).toBeGreaterThanOrEqual(blendedHallucination(x, lo, 0.5));
+          expect(blendedHallucination(x, 0.5, hi)).toBeGreaterThanOrEqual(blendedHallucination(x, 0.5, lo));
+        },
+      ),
+      { numRuns: 200, seed: 29 },
+    );
+  });
+
+  it("refuses a blend that could make the score fall, or that has no sentence model to read", () => {
+    const model = { features: ["x"], mean: [0], std: [1], weights: [1], bias: 0 };
+    const base = { format: "npov-support-combiner/2", hallucination: model, coverage: model, sentence: model };
+    expect(() => checkSupportCombiner({ ...base, blend: { sentenceShare: 0.5, npov: { scale: 0, bias: 0 } } })).toThrow(
+      expect.objectContaining({ code: "INVALID_VALUE", path: "combiner.blend.npov.scale" }),
+    );
+    expect(() => checkSupportCombiner({ ...base, blend: { sentenceShare: 1.5, npov: { scale: 1, bias: 0 } } })).toThrow(
+      expect.objectContaining({ path: "combiner.blend.sentenceShare" }),
+    );
+    const { sentence: _, ...noSentence } = base;
+    expect(() =>
+      checkSupportCombiner({ ...noSentence, blend: { sentenceShare: 0.5, npov: { scale: 1, bias: 0 } } }),
+    ).toThrow(expect.objectContaining({ path: "combiner.blend" }));
+    const dir = mkdtempSync(join(tmpdir(), "npov-blend-"));
+    writeFileSync(
+      join(dir, "c.json"),
+      JSON.stringify({ ...base, blend: { sentenceShare: 0.5, npov: { scale: -1, bias: 0 } } }),
+    );
+    expect(() => loadSupportCombiner(join(dir, "c.json"))).toThrow(expect.objectContaining({ code: "INVALID_FILE" }));
   });
 
   it("a stored combiner of the wrong shape is a typed error", () => {

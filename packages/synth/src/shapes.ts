@@ -40,7 +40,9 @@ import { writeReferenceResponse } from "./writer.js";
 /**
  * The response shapes of {@link buildShapeDataset}:
  * - `npov-claim-first` / `-middle` / `-last`: an NPOV input, a chatbot-style answer, and its twin with one
- *   invented argument as the first sentence, between argument sentences, or after everything (the closing too);
+ *   invented argument as the first sentence, between argument sentences, or after everything (the closing too).
+ *   The three are paired: for a topic and k they share the input, the answer and the invented argument, and
+ *   differ only in where it stands (and its lead-in), so comparing them measures position and nothing else;
  * - `npov-claim-clause`: the invented argument appended as a clause to a sentence that states a given one
  *   ("..., and that uniforms improve school safety."), the way a chatbot slips an extra claim in;
  * - `npov-plain`: a template answer with no framing sentence, the invented argument at a random position;
@@ -1060,7 +1062,8 @@ function checkShapeOptions(options: unknown): {
  *   left out of a summary's claim, and no coverage error is labelled), absent for the other sources shapes.
  * - `slice` = `slicePrefix` + shape; `topicId` and `split` from the topic; `id` = `topic#k/shape/kind`.
  *
- * Each example depends only on (seed, topic id, shape, k), and for `long-source` on the topics list. A topic
+ * Each example depends only on (seed, topic id, shape, k) -- the three `npov-claim-` positions on (seed, topic
+ * id, k), see above -- and for `long-source` on the topics list. A topic
  * too small for a shape (NPOV shapes need two sides and an argument to spare, sources shapes 2-4 usable
  * arguments) gives no example of it.
  * @throws NpovError for bad topics or options; InputTooLargeError beyond {@link MAX_SHAPE_INPUTS} inputs;
@@ -1090,9 +1093,14 @@ export function buildShapeDataset(
     for (const shape of shapes) {
       const npov = shape.startsWith("npov-");
       if (npov && !twoSided) continue;
-      const sampled = npov ? sampleInputs(topic, { count: perTopic, seed: hashSeed(seed, topic.id, shape) }) : [];
+      // The claim positions draw from one stream: the same input, answer and claim at each position.
+      const key =
+        shape === "npov-claim-first" || shape === "npov-claim-middle" || shape === "npov-claim-last"
+          ? "npov-claim"
+          : shape;
+      const sampled = npov ? sampleInputs(topic, { count: perTopic, seed: hashSeed(seed, topic.id, key) }) : [];
       for (let k = 0; k < perTopic; k++) {
-        const rng = createRng(hashSeed(seed, topic.id, shape, k));
+        const rng = createRng(hashSeed(seed, topic.id, key, k));
         let made: Made[] | undefined;
         if (npov) {
           const base = sampled[k];

@@ -169,6 +169,29 @@ describe("buildShapeDataset", () => {
     }
   });
 
+  it("pairs the three claim positions: same input, answer and invented argument, only its place differs", () => {
+    const byTopic = new Map<string, NpovExample<CheckInput>[]>();
+    for (const e of dataset.filter(
+      (x) => /npov-claim-(first|middle|last)$/u.test(x.slice ?? "") && x.labels?.hallucination,
+    ))
+      byTopic.set(`${e.id?.split("/")[0]}`, [...(byTopic.get(`${e.id?.split("/")[0]}`) ?? []), e]);
+    let paired = 0;
+    for (const group of byTopic.values()) {
+      if (group.length < 3) continue;
+      paired++;
+      const invented = new Set(
+        group.map((e) => String((e.meta?.invented as { text?: string } | undefined)?.text).toLowerCase()),
+      );
+      expect(invented.size).toBe(1);
+      const cleans = group.map(
+        (e) => dataset.find((x) => x.id === e.id?.replace(/invented-claim$/u, "clean"))?.response,
+      );
+      expect(new Set(cleans).size).toBe(1);
+      expect(new Set(group.map((e) => e.meta?.position))).toEqual(new Set(["first", "middle", "last"]));
+    }
+    expect(paired).toBeGreaterThan(0);
+  });
+
   it("clean responses' words come from the sources more than hallucinated ones', on every shape", () => {
     for (const shape of SHAPES) {
       const mean = (hallucination: boolean) => {

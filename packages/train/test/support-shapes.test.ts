@@ -1,6 +1,6 @@
 /**
  * The cases issue 29 was filed on, with the shipped `support` detector: an invented argument scores the same
- * first, in the middle or last; README's uniforms clause is found; behind a guard at 0.5, a one-sentence reply
+ * first, in the middle or last and is flagged; README's uniforms clause is flagged; behind a guard at 0.5, a one-sentence reply
  * with an invented fact is blocked, an answer that only restates the question is not, and a RAG answer is
  * checked against its retrieved passage.
  */
@@ -57,13 +57,16 @@ describe("issue 29: the default detector holds on every response shape", () => {
       expect(last).toBeGreaterThan(clean + 0.2);
       const r = await support.detect(input, at(sentences.length));
       expect(r.unsupportedSpans?.[0]?.text).toBe(claim);
+      // Before issue 29 it was allowed; now it is the one flagged item.
+      expect(r.unsupportedSpans?.[0]?.flagged).toBe(true);
+      expect(r.unsupportedSpans?.filter((e) => e.flagged)).toHaveLength(1);
     },
   );
 
-  it("README's uniforms example: the appended clause is found, though its score stays low (a known limit)", async () => {
-    // "..., and that uniforms improve school safety": the clause is measured on its own and no argument explains
-    // it, but two claim words ("improve", "safety") among question words are too little for the sentence model
-    // to call it a claim at 0.5 -- docs/results.md says so. The old detector did not see it either.
+  it("README's uniforms example: the sentence with the appended clause is the top evidence, flagged", async () => {
+    // "..., and that uniforms improve school safety": the clause is measured on its own, no argument explains it,
+    // and the sentence model (trained on span-labelled synthetic shapes) reads the sentence as an unsupported
+    // claim. Before issue 29 nothing was flagged ("every word is supported").
     const example = JSON.parse(readFileSync(repoPath("fixtures", "examples", "uniforms.json"), "utf8"));
     const r = supportResponse(example.input, example.response);
     const last = r.sentences.at(-1);
@@ -73,7 +76,17 @@ describe("issue 29: the default detector holds on every response shape", () => {
     ]);
     expect(last?.worstClause).toBe(1);
     expect(last?.clauseUnexplained).toBe(1);
+    // Each clause carries its own probability; the stated argument's clause is not suspect, the appended one is
+    // the likelier of the two.
+    const [stated, appended] = last?.clauses ?? [];
+    expect(appended?.probability).toBeGreaterThan((stated?.probability as number) + 0.2);
+    const evidence = (await support.detect(example.input, example.response)).unsupportedSpans ?? [];
+    expect(evidence[0]?.text).toContain("and that uniforms improve school safety");
+    expect(evidence[0]?.flagged).toBe(true);
+    expect(evidence.filter((e) => e.flagged)).toHaveLength(1);
+    // Without the clause nothing is flagged, and the score does not rise.
     const without = example.response.replace(", and that uniforms improve school safety", "");
+    expect(((await support.detect(example.input, without)).unsupportedSpans ?? []).some((e) => e.flagged)).toBe(false);
     expect(r.hallucination).toBeGreaterThanOrEqual(supportResponse(example.input, without).hallucination - 1e-12);
   });
 

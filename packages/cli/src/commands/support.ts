@@ -132,6 +132,22 @@ export function registerSupport(program: Command): void {
         8,
       ),
     )
+    .option(
+      ...numberOption(
+        "--sentence-tune-weight <x>",
+        "the same for the unsupported-claim sentence model (0: it learns from the synthetic shapes only)",
+        { min: 0, max: 1e6 },
+        0,
+      ),
+    )
+    .option(
+      ...numberOption(
+        "--sentence-share <x>",
+        "weight of the likeliest unsupported sentence in the hallucination score, blended with the example model and recalibrated (0: the example model alone)",
+        { min: 0, max: 1 },
+        0.5,
+      ),
+    )
     .option(...numberOption("--l2 <x>", "L2 penalty", { min: 0, max: 1e6 }, 1))
     .option(
       ...integerOption(
@@ -151,6 +167,8 @@ export function registerSupport(program: Command): void {
         templatePerTopic: number;
         shapesPerTopic: number;
         tuneWeight: number;
+        sentenceTuneWeight: number;
+        sentenceShare: number;
         l2: number;
         cvFolds: number;
         seed: number;
@@ -180,13 +198,15 @@ export function registerSupport(program: Command): void {
           extra,
           tune,
           tuneWeight,
+          sentenceShare: opts.sentenceShare,
+          sentenceTuneWeight: opts.sentenceTuneWeight,
           l2,
           folds: opts.cvFolds,
           onProgress: (done, total) => bar.update(done, total),
         });
         bar.stop();
         const seconds = (performance.now() - started) / 1000;
-        const command = `pnpm npov train-support --out ${opts.out} --kb ${opts.kb} --per-topic ${perTopic} --template-per-topic ${opts.templatePerTopic} --shapes-per-topic ${opts.shapesPerTopic}${devFiles.length > 0 ? ` --dev ${devFiles.join(",")}` : ""} --tune-weight ${tuneWeight} --l2 ${l2}${opts.cvFolds === 5 ? "" : ` --cv-folds ${opts.cvFolds}`} --seed ${seed}`;
+        const command = `pnpm npov train-support --out ${opts.out} --kb ${opts.kb} --per-topic ${perTopic} --template-per-topic ${opts.templatePerTopic} --shapes-per-topic ${opts.shapesPerTopic}${devFiles.length > 0 ? ` --dev ${devFiles.join(",")}` : ""} --tune-weight ${tuneWeight}${opts.sentenceTuneWeight === 0 ? "" : ` --sentence-tune-weight ${opts.sentenceTuneWeight}`}${opts.sentenceShare === 0.5 ? "" : ` --sentence-share ${opts.sentenceShare}`} --l2 ${l2}${opts.cvFolds === 5 ? "" : ` --cv-folds ${opts.cvFolds}`} --seed ${seed}`;
         // The three files go into a copy of the folder that is swapped in at the end: a run that fails leaves
         // the old model whole, never one file of each training.
         writeFolderAtomic(opts.out, (folder) => {
@@ -200,6 +220,8 @@ export function registerSupport(program: Command): void {
               seed,
               l2,
               tuneWeight,
+              sentenceShare: opts.sentenceShare,
+              sentenceTuneWeight: opts.sentenceTuneWeight,
               counts: training.counts,
               command,
               calibration: training.calibration,
@@ -208,7 +230,13 @@ export function registerSupport(program: Command): void {
           });
           writeFileAtomic(
             join(folder, "README.md"),
-            supportCard(training, { kb: opts.kb, command, seconds, tuneWeight }),
+            supportCard(training, {
+              kb: opts.kb,
+              command,
+              seconds,
+              tuneWeight,
+              sentenceTuneWeight: opts.sentenceTuneWeight,
+            }),
           );
         });
         const cv = training.crossValidation;
