@@ -52,6 +52,31 @@ describe("npov train-support and support-report", () => {
     expect(meta.command).toContain("--template-per-topic 1 --shapes-per-topic 1");
     const readme = readFileSync(join(outputs[0] as string, "README.md"), "utf8");
     expect(readme).toContain(`${meta.counts.template.toLocaleString("en-US")} template-style ones`);
+    // The NPOV hallucination score is an even blend, recalibrated with a positive slope (monotone), and the card
+    // says so with the fitted numbers.
+    expect(combiner.blend?.sentenceShare).toBe(0.5);
+    expect(combiner.blend?.npov.scale).toBeGreaterThan(0);
+    expect(readme).toContain(
+      `scale ${combiner.blend?.npov.scale.toFixed(3)}, bias ${combiner.blend?.npov.bias.toFixed(3)}`,
+    );
+    const r = npov(
+      "train-support",
+      "--kb",
+      "fixtures",
+      "--out",
+      join(dir, "c"),
+      "--sentence-share",
+      "0",
+      "--seed",
+      "3",
+    );
+    expect(r.status).toBe(0);
+    const plain = loadSupportCombiner(join(dir, "c", "combiner.json"));
+    expect(plain.blend).toBeUndefined();
+    expect(plain.meta?.command).toContain("--sentence-share 0 ");
+    expect(npov("train-support", "--kb", "fixtures", "--out", join(dir, "d"), "--sentence-share", "1.5").status).toBe(
+      2,
+    );
   });
 
   it("reports topic-grouped cross-validation on the tune part in its summary, card and metadata", () => {

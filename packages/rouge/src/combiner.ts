@@ -242,27 +242,9 @@ export interface FitOptions {
   /**
    * Keep every weight >= 0 (default false): with features oriented "higher = worse", the probability then
    * never falls when a feature rises. Fitted by active sets: the most negative weight is fixed at 0 and the
-   * rest refitted until none is negative. A list of feature names keeps only those >= 0 (the others are free):
-   * e.g. a sentence model whose evidence of missing support may not count against a claim, while what marks
-   * framing (hedges, questions) may push either way.
+   * rest refitted until none is negative.
    */
-  nonNegative?: boolean | readonly string[];
-}
-
-/** The features {@link FitOptions.nonNegative} constrains. @throws InvalidValueError for a bad value */
-function nonNegativeSet(value: unknown, names: readonly string[]): Set<string> {
-  if (value === undefined || value === false) return new Set();
-  if (value === true) return new Set(names);
-  if (!Array.isArray(value))
-    throw new InvalidValueError("options.nonNegative", "must be true, false or an array of feature names.");
-  value.forEach((n, i) => {
-    if (typeof n !== "string" || !names.includes(n))
-      throw new InvalidValueError(
-        `options.nonNegative[${i}]`,
-        `must name one of the fitted features (${names.join(", ")}), got ${describe(n)}.`,
-      );
-  });
-  return new Set(value as string[]);
+  nonNegative?: boolean;
 }
 
 /**
@@ -289,15 +271,15 @@ export function fitLogistic(
     requireNumber(options.iterations, "options.iterations", { min: 1, max: 10_000, integer: true });
   if (options.seed !== undefined) requireNumber(options.seed, "options.seed", { integer: true });
   if (options.weights !== undefined) requireArray(options.weights, "options.weights", "an array of numbers");
-  const constrained = nonNegativeSet(options.nonNegative, names);
-  if (constrained.size > 0) {
+  if (options.nonNegative !== undefined && typeof options.nonNegative !== "boolean")
+    throw new InvalidValueError("options.nonNegative", "must be true or false.");
+  if (options.nonNegative === true) {
     let active = [...names];
     for (;;) {
       const model = fitLogistic(rows, labels, active, { ...options, nonNegative: false });
       let worst = -1;
       model.weights.forEach((w, i) => {
-        if (w < 0 && constrained.has(active[i] as string) && (worst < 0 || w < (model.weights[worst] as number)))
-          worst = i;
+        if (w < 0 && (worst < 0 || w < (model.weights[worst] as number))) worst = i;
       });
       if (worst < 0) {
         // Features held at 0 keep their place (weight 0, neutral standardization) so the model lists them all.
@@ -390,7 +372,7 @@ export interface CrossValidationOptions {
   /** Weights of one fold's training rows, given their indices (default 1 each). */
   weights?: (trainingRows: readonly number[]) => readonly number[];
   /** Fit with non-negative weights ({@link FitOptions.nonNegative}). */
-  nonNegative?: boolean | readonly string[];
+  nonNegative?: boolean;
 }
 
 /** Out-of-fold predictions of {@link crossValidateLogistic}. */

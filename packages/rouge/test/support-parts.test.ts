@@ -393,23 +393,6 @@ describe("combiner", () => {
     expect(r.ece).toBeCloseTo(0.5 * 0.125 + 0.25 * 0.85 + 0.25 * 0.1, 12);
   });
 
-  it("keeps only the named weights >= 0 when nonNegative lists features", () => {
-    // y depends on a positively and on b negatively: listing a forces a's weight to 0 only if it goes negative
-    // (it does not); listing b holds b at 0 while a stays free to take the signal.
-    const rows = Array.from({ length: 40 }, (_, i) => ({ a: (i % 7) / 6, b: ((i * 3) % 5) / 4 }));
-    const labels = rows.map((r) => r.a - r.b > 0);
-    const free = fitLogistic(rows, labels, ["a", "b"]);
-    expect(free.weights[0]).toBeGreaterThan(0);
-    expect(free.weights[1]).toBeLessThan(0);
-    const heldB = fitLogistic(rows, labels, ["a", "b"], { nonNegative: ["b"] });
-    expect(heldB.weights[1]).toBe(0);
-    expect(heldB.weights[0]).toBeGreaterThan(0);
-    expect(fitLogistic(rows, labels, ["a", "b"], { nonNegative: ["a"] })).toEqual(free);
-    expect(() => fitLogistic(rows, labels, ["a", "b"], { nonNegative: ["c"] })).toThrow(
-      expect.objectContaining({ code: "INVALID_VALUE", path: "options.nonNegative[0]" }),
-    );
-  });
-
   it("blends the example model with the likeliest unsupported sentence and recalibrates (hand-worked)", () => {
     const blend = { sentenceShare: 0.5, npov: { scale: 2, bias: -1 } };
     // (0.2 + 0.6) / 2 = 0.4; logit 0.4 = ln(2/3); 2 ln(2/3) - 1 -> sigmoid.

@@ -1063,9 +1063,8 @@ function checkShapeOptions(options: unknown): {
  * - `slice` = `slicePrefix` + shape; `topicId` and `split` from the topic; `id` = `topic#k/shape/kind`.
  *
  * Each example depends only on (seed, topic id, shape, k) -- the three `npov-claim-` positions on (seed, topic
- * id, k), see above -- and for `long-source` on the topics list. A topic
- * too small for a shape (NPOV shapes need two sides and an argument to spare, sources shapes 2-4 usable
- * arguments) gives no example of it.
+ * id, k), see above -- and for `long-source` on the topics list. A topic too small for a shape (NPOV shapes need
+ * two sides and an argument to spare, sources shapes 2-4 usable arguments) gives no example of it.
  * @throws NpovError for bad topics or options; InputTooLargeError beyond {@link MAX_SHAPE_INPUTS} inputs;
  *   InsufficientArgumentsError when no topic is large enough for any asked shape
  */
