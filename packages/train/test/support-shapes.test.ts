@@ -1,8 +1,8 @@
 /**
  * The cases issue 29 was filed on, with the shipped `support` detector: an invented argument scores the same
- * first, in the middle or last and is flagged; README's uniforms clause is flagged; behind a guard at 0.5, a one-sentence reply
- * with an invented fact is blocked, an answer that only restates the question is not, and a RAG answer is
- * checked against its retrieved passage.
+ * first, in the middle or last and is flagged; README's uniforms clause is flagged; behind a guard at 0.5, a
+ * one-sentence reply with an invented fact is blocked, an answer that only restates the question is not, and a
+ * RAG answer is checked against its retrieved passage.
  */
 import { readFileSync } from "node:fs";
 import { loadGuard } from "@npov/classifier";
