@@ -860,6 +860,55 @@ function npovClaim(
   return undefined;
 }
 
+/**
+ * An NPOV answer and its twin with one invented argument (`claim`, worded as `text`, at `start` in the twin's
+ * `response`); `shift` maps an offset of the clean answer into the twin, so its argument spans follow.
+ */
+function npovTwins(
+  input: NpovInput,
+  clean: { response: string; argumentSpans: NonNullable<Made["argumentSpans"]> },
+  twin: {
+    kind: ShapeKind;
+    response: string;
+    start: number;
+    text: string;
+    claim: { usable: Usable };
+    position: ClaimPosition;
+    shift: (offset: number) => number;
+  },
+  extra?: Record<string, unknown>,
+): Made[] {
+  const { usable } = twin.claim;
+  return [
+    {
+      kind: "clean",
+      input,
+      rendered: { response: clean.response, hallucinatedSpans: [], provenance: [], position: "none" },
+      labels: { hallucination: false, coverage: false },
+      argumentSpans: [...clean.argumentSpans],
+      ...(extra === undefined ? {} : { extra }),
+    },
+    {
+      kind: twin.kind,
+      input,
+      rendered: {
+        response: twin.response,
+        hallucinatedSpans: [{ start: twin.start, end: twin.start + twin.text.length }],
+        provenance: [],
+        position: twin.position,
+        invented: {
+          text: twin.text,
+          ...(usable.argument.id === undefined ? {} : { argumentId: usable.argument.id }),
+          perspective: usable.label,
+        },
+      },
+      labels: { hallucination: true, coverage: false },
+      argumentSpans: clean.argumentSpans.map((s) => ({ ...s, start: twin.shift(s.start), end: twin.shift(s.end) })),
+      ...(extra === undefined ? {} : { extra }),
+    },
+  ];
+}
+
 function makeNpovClaim(
   ctx: TopicContext,
   input: NpovInput,
@@ -881,36 +930,15 @@ function makeNpovClaim(
     at = lo + rng.int(hi - lo + 1);
   }
   const inserted = insertSentence(written.response, written.sentences, at, sentence);
-  const start = inserted.offset + lead.length;
-  const clean: Made = {
-    kind: "clean",
-    input,
-    rendered: { response: written.response, hallucinatedSpans: [], provenance: [], position: "none" },
-    labels: { hallucination: false, coverage: false },
-    argumentSpans: written.argumentSpans,
-  };
-  const bad: Made = {
+  return npovTwins(input, written, {
     kind: "invented-claim",
-    input,
-    rendered: {
-      response: inserted.response,
-      hallucinatedSpans: [{ start, end: start + claimText.length }],
-      provenance: [],
-      position: where,
-      invented: {
-        text: claimText,
-        ...(claim.usable.argument.id === undefined ? {} : { argumentId: claim.usable.argument.id }),
-        perspective: claim.usable.label,
-      },
-    },
-    labels: { hallucination: true, coverage: false },
-    argumentSpans: written.argumentSpans.map((s) => ({
-      ...s,
-      start: inserted.shift(s.start),
-      end: inserted.shift(s.end),
-    })),
-  };
-  return [clean, bad];
+    response: inserted.response,
+    start: inserted.offset + lead.length,
+    text: claimText,
+    claim,
+    position: where,
+    shift: inserted.shift,
+  });
 }
 
 /** Clause leads of an appended claim: `, and that ` joins it to the sentence of a given argument. */
@@ -935,32 +963,15 @@ function makeNpovClause(ctx: TopicContext, input: NpovInput, rng: Rng): Made[] |
   const start = cut + lead.length;
   const n = written.sentences.length;
   const position: ClaimPosition = n === 1 ? "only" : i === 0 ? "first" : i === n - 1 ? "last" : "middle";
-  return [
-    {
-      kind: "clean",
-      input,
-      rendered: { response: written.response, hallucinatedSpans: [], provenance: [], position: "none" },
-      labels: { hallucination: false, coverage: false },
-      argumentSpans: written.argumentSpans,
-    },
-    {
-      kind: "invented-clause",
-      input,
-      rendered: {
-        response,
-        hallucinatedSpans: [{ start, end: start + claimText.length }],
-        provenance: [],
-        position,
-        invented: {
-          text: claimText,
-          ...(claim.usable.argument.id === undefined ? {} : { argumentId: claim.usable.argument.id }),
-          perspective: claim.usable.label,
-        },
-      },
-      labels: { hallucination: true, coverage: false },
-      argumentSpans: written.argumentSpans.map((s) => ({ ...s, start: shift(s.start), end: shift(s.end) })),
-    },
-  ];
+  return npovTwins(input, written, {
+    kind: "invented-clause",
+    response,
+    start,
+    text: claimText,
+    claim,
+    position,
+    shift,
+  });
 }
 
 function makeNpovPlain(ctx: TopicContext, input: NpovInput, rng: Rng): Made[] | undefined {
@@ -980,36 +991,21 @@ function makeNpovPlain(ctx: TopicContext, input: NpovInput, rng: Rng): Made[] | 
   const lead = rng.pick(PLAIN_CLAIM_LEADS[at === 0 ? "first" : "next"]);
   const claimText = lowercaseInitial(claim.text, ctx.names);
   const inserted = insertSentence(response, sentences, at, `${lead}${claimText}.`);
-  const start = inserted.offset + lead.length;
   const position: ClaimPosition = at === 0 ? "first" : at === sentences.length ? "last" : "middle";
-  return [
-    {
-      kind: "clean",
-      input,
-      rendered: { response, hallucinatedSpans: [], provenance: [], position: "none" },
-      labels: { hallucination: false, coverage: false },
-      argumentSpans,
-      extra: { style },
-    },
+  return npovTwins(
+    input,
+    { response, argumentSpans },
     {
       kind: "invented-claim",
-      input,
-      rendered: {
-        response: inserted.response,
-        hallucinatedSpans: [{ start, end: start + claimText.length }],
-        provenance: [],
-        position,
-        invented: {
-          text: claimText,
-          ...(claim.usable.argument.id === undefined ? {} : { argumentId: claim.usable.argument.id }),
-          perspective: claim.usable.label,
-        },
-      },
-      labels: { hallucination: true, coverage: false },
-      argumentSpans: argumentSpans.map((s) => ({ ...s, start: inserted.shift(s.start), end: inserted.shift(s.end) })),
-      extra: { style },
+      response: inserted.response,
+      start: inserted.offset + lead.length,
+      text: claimText,
+      claim,
+      position,
+      shift: inserted.shift,
     },
-  ];
+    { style },
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------
