@@ -9,13 +9,14 @@
  * bin link pnpm makes at install time, the committed entry file, and the module resolution from the clone --
  * is all real. (A full `pnpm build` there takes about 10 s more on an idle 2-core machine.)
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { copyFile, cp, mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runProcess } from "./process.js";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 const top = mkdtempSync(join(tmpdir(), "npov-fresh-clone-"));
@@ -33,23 +34,10 @@ function run(command: string, args: string[]): Promise<{ status: number; stdout:
     .split(":")
     .filter((p) => !p.includes("node_modules"))
     .join(":");
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: clone, env });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d) => {
-      stderr += d;
-    });
-    const timer = setTimeout(() => child.kill("SIGKILL"), 170_000);
-    child.on("error", reject);
-    child.on("close", (status) => {
-      clearTimeout(timer);
-      resolve({ status: status ?? -1, stdout, stderr });
-    });
-  });
+  return runProcess(command, args, { cwd: clone, env, timeout: 170_000 }).then((r) => ({
+    ...r,
+    status: r.status ?? -1,
+  }));
 }
 
 let install: Awaited<ReturnType<typeof run>>;

@@ -5,13 +5,13 @@
  * preceded by `<!-- not-run: reason -->` is skipped; the reason is required. CLI lines use the built
  * binary (`pnpm test` builds first).
  */
-import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { validateExample } from "@npov/core";
 import { describe, expect, it } from "vitest";
+import { type ProcessResult, runProcess } from "./process.js";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 
@@ -95,29 +95,9 @@ function tsFolder(): string {
 
 const where = (b: CodeBlock) => `${b.file}:${b.line}`;
 
-/** Run a command to completion without blocking the test worker (long runs would stall vitest's RPC). */
-function run(
-  command: string,
-  args: string[],
-  options: { cwd: string; timeout: number },
-): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, NO_COLOR: "1" } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d) => {
-      stderr += d;
-    });
-    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeout);
-    child.on("error", reject);
-    child.on("close", (status) => {
-      clearTimeout(timer);
-      resolve({ status, stdout, stderr });
-    });
-  });
+/** Run a command to completion (test/process.ts) as a user's shell would, without colours. */
+function run(command: string, args: string[], options: { cwd: string; timeout: number }): Promise<ProcessResult> {
+  return runProcess(command, args, { ...options, env: { ...process.env, NO_COLOR: "1" } });
 }
 
 describe("README code blocks", () => {

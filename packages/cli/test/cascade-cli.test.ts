@@ -1,32 +1,17 @@
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { runProcess } from "../../../test/process.js";
 import { REPO } from "./helpers.js";
 
 const BIN = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
 
 /** Run the built `npov` binary without blocking the test worker (a calibration takes many seconds). */
-function npov(...args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d) => {
-      stderr += d;
-    });
-    const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
-    child.on("error", reject);
-    child.on("close", (status) => {
-      clearTimeout(timer);
-      resolve({ status: status ?? -1, stdout, stderr });
-    });
-  });
+async function npov(...args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
+  const r = await runProcess(process.execPath, [BIN, ...args], { cwd: REPO, timeout: 120_000 });
+  return { ...r, status: r.status ?? -1 };
 }
 
 const tmp = mkdtempSync(join(tmpdir(), "npov-cli-cascade-"));

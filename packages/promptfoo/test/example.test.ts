@@ -1,38 +1,20 @@
 // The example suite examples/promptfoo, run by the real promptfoo CLI (offline: a fixture provider replays
 // recorded answers; telemetry and update checks off; promptfoo's state in a temporary folder). promptfoo
 // loads @npov/promptfoo from its build, as an application would (`pnpm test` builds first).
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { type ProcessResult, runProcess } from "../../../test/process.js";
 
 const REPO = fileURLToPath(new URL("../../../", import.meta.url));
 
-function run(
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(join(REPO, "node_modules/.bin/promptfoo"), args, {
-      cwd: REPO,
-      env: { ...process.env, ...env },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d) => {
-      stderr += d;
-    });
-    const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
-    child.on("error", reject);
-    child.on("close", (status) => {
-      clearTimeout(timer);
-      resolve({ status, stdout, stderr });
-    });
+function run(args: string[], env: Record<string, string>): Promise<ProcessResult> {
+  return runProcess(join(REPO, "node_modules/.bin/promptfoo"), args, {
+    cwd: REPO,
+    env: { ...process.env, ...env },
+    timeout: 120_000,
   });
 }
 
