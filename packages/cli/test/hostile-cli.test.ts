@@ -13,37 +13,15 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFile
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildProgram, main } from "@npov/cli";
+import { buildProgram } from "@npov/cli";
 import type { Command } from "commander";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO } from "./helpers.js";
+import { runMain as run } from "./in-process.js";
 
 const BIN = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
 const root = mkdtempSync(join(tmpdir(), "npov-hostile-cli-"));
 chmodSync(root, 0o755); // the read-only case runs as another user when this runs as root
-
-/** Run `npov args` in this process: exit code and what it printed. */
-async function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const stdout = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
-    out.push(String(chunk));
-    return true;
-  });
-  const stderr = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
-    err.push(String(chunk));
-    return true;
-  });
-  process.exitCode = undefined;
-  try {
-    const code = await main(args);
-    return { code, stdout: out.join(""), stderr: err.join("") };
-  } finally {
-    stdout.mockRestore();
-    stderr.mockRestore();
-    process.exitCode = undefined;
-  }
-}
 
 /** Run the built binary (optionally under another program, user or environment). */
 function spawnNpov(

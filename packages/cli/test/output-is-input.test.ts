@@ -20,9 +20,9 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { main } from "@npov/cli";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO } from "./helpers.js";
+import { runMain as run } from "./in-process.js";
 
 const BIN = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
 
@@ -44,24 +44,6 @@ function npov(...args: string[]): Promise<{ status: number | null; stdout: strin
 
 const root = mkdtempSync(join(tmpdir(), "npov-output-is-input-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
-
-/** Run `npov args` in this process: exit code and what it printed on stderr. */
-async function run(...args: string[]): Promise<{ code: number; stderr: string }> {
-  const err: string[] = [];
-  const stdout = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
-  const stderr = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
-    err.push(String(chunk));
-    return true;
-  });
-  process.exitCode = undefined;
-  try {
-    return { code: await main(args), stderr: err.join("") };
-  } finally {
-    stdout.mockRestore();
-    stderr.mockRestore();
-    process.exitCode = undefined;
-  }
-}
 
 let counter = 0;
 function fresh(): string {

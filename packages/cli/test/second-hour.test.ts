@@ -6,36 +6,14 @@
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildProgram, main } from "@npov/cli";
+import { buildProgram } from "@npov/cli";
 import type { Command } from "commander";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { npov, REPO } from "./helpers.js";
+import { runMain as run } from "./in-process.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "npov-second-hour-"));
 const example = join(REPO, "fixtures/examples/uniforms.json");
-
-/** Run `npov args` in this process: exit code and what it printed. */
-async function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const stdout = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
-    out.push(String(chunk));
-    return true;
-  });
-  const stderr = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
-    err.push(String(chunk));
-    return true;
-  });
-  process.exitCode = undefined;
-  try {
-    const code = await main(args);
-    return { code, stdout: out.join(""), stderr: err.join("") };
-  } finally {
-    stdout.mockRestore();
-    stderr.mockRestore();
-    process.exitCode = undefined;
-  }
-}
 
 /** Every command and subcommand, as its words after `npov` (e.g. ["kb", "list"]). */
 function commandPaths(command: Command, path: string[] = []): string[][] {
