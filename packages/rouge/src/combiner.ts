@@ -163,11 +163,14 @@ export function applyCombiner(
   const hallucination =
     kind === "sources" ? (combiner.sourcesHallucination ?? combiner.hallucination) : combiner.hallucination;
   const example = predictLogistic(hallucination, features);
+  const blend = kind === "sources" ? undefined : combiner.blend;
+  let sentenceMax = 0;
+  if (blend !== undefined) {
+    sentenceMax = feature(features, "support.sentenceMax");
+    checkBlendInputs(example, sentenceMax);
+  }
   return {
-    hallucination:
-      combiner.blend === undefined || kind === "sources"
-        ? example
-        : blendedHallucination(combiner.blend, example, feature(features, "support.sentenceMax")),
+    hallucination: blend === undefined ? example : blendProbability(blend, example, sentenceMax),
     coverage: predictLogistic(combiner.coverage, features),
   };
 }
@@ -181,18 +184,32 @@ const BLEND_EPSILON = 1e-9;
  */
 export function blendedHallucination(blend: HallucinationBlend, example: number, sentenceMax: number): number {
   checkBlend(blend);
-  const { scale, bias } = blend.npov;
-  return sigmoid(scale * blendLogit(blend.sentenceShare, example, sentenceMax) + bias);
+  checkBlendInputs(example, sentenceMax);
+  return blendProbability(blend, example, sentenceMax);
 }
 
 /** The blend's logit before recalibration (the input {@link blendedHallucination}'s calibration is fitted on). */
 export function blendLogit(sentenceShare: number, example: number, sentenceMax: number): number {
   requireNumber(sentenceShare, "sentenceShare", { min: 0, max: 1 });
+  checkBlendInputs(example, sentenceMax);
+  return logitOfBlend(sentenceShare, example, sentenceMax);
+}
+
+function checkBlendInputs(example: number, sentenceMax: number): void {
   requireNumber(example, "example", { min: 0, max: 1 });
   requireNumber(sentenceMax, "sentenceMax", { min: 0, max: 1 });
+}
+
+function logitOfBlend(sentenceShare: number, example: number, sentenceMax: number): number {
   const b = (1 - sentenceShare) * example + sentenceShare * sentenceMax;
   const clamped = Math.min(1 - BLEND_EPSILON, Math.max(BLEND_EPSILON, b));
   return Math.log(clamped / (1 - clamped));
+}
+
+/** {@link blendedHallucination} on a checked blend and inputs (applyCombiner has checked the combiner). */
+function blendProbability(blend: HallucinationBlend, example: number, sentenceMax: number): number {
+  const { scale, bias } = blend.npov;
+  return sigmoid(scale * logitOfBlend(blend.sentenceShare, example, sentenceMax) + bias);
 }
 
 /** Check a {@link HallucinationBlend}. @throws InvalidValueError */
@@ -557,11 +574,7 @@ export function checkSupportCombiner(value: unknown, path = "combiner"): Support
   checkLogisticModel(c.coverage, `${path}.coverage`);
   for (const key of ["sourcesHallucination", "sentence", "sourcesSentence", "stating"] as const)
     if (c[key] !== undefined) checkLogisticModel(c[key], `${path}.${key}`);
-  if (c.blend !== undefined) {
-    checkBlend(c.blend, `${path}.blend`);
-    if (c.sentence === undefined)
-      throw new InvalidValueError(`${path}.blend`, "needs a sentence model (the blend reads support.sentenceMax).");
-  }
+  checkBlendPart(c, path);
   return c as SupportCombiner;
 }
 
@@ -592,10 +605,18 @@ export function loadSupportCombiner(file: string): SupportCombiner {
   };
 }
 
+/** A combiner's blend, when it has one: well formed, and a sentence model for it to read. */
+function checkBlendPart(c: Partial<SupportCombiner>, path: string): void {
+  if (c.blend === undefined) return;
+  checkBlend(c.blend, `${path}.blend`);
+  if (c.sentence === undefined)
+    throw new InvalidValueError(`${path}.blend`, "needs a sentence model (the blend reads support.sentenceMax).");
+}
+
 /** A stored combiner's blend, checked; problems are FileFormatErrors naming the file. */
 function checkedBlend(raw: Partial<SupportCombiner>, file: string): HallucinationBlend {
   try {
-    checkSupportCombiner({ ...raw, format: FORMAT });
+    checkBlendPart(raw, "combiner");
     return raw.blend as HallucinationBlend;
   } catch (e) {
     if (!(e instanceof InvalidValueError)) throw e;
